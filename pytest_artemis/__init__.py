@@ -1,0 +1,1 @@
+"""pytest-artemis: agentic device tests for pytest."""

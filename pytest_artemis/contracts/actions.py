@@ -1,0 +1,93 @@
+"""Operator actions: a discriminated union, recorded in every step and drawn in the report."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from ._base import Contract
+
+
+class _PointAction(Contract):
+    """An action aimed at an element (by its index in the current screen) or at coordinates."""
+
+    element: int | None = Field(default=None, ge=0)
+    x: int | None = Field(default=None, ge=0)
+    y: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _one_target(self) -> _PointAction:
+        has_xy = self.x is not None and self.y is not None
+        if (self.element is None) == (not has_xy) or (self.x is None) != (self.y is None):
+            raise ValueError("give either element or both x and y")
+        return self
+
+
+class Tap(_PointAction):
+    kind: Literal["tap"] = "tap"
+
+
+class LongPress(_PointAction):
+    kind: Literal["long_press"] = "long_press"
+    duration_ms: int = Field(default=800, ge=100, le=10_000)
+
+
+class Swipe(Contract):
+    kind: Literal["swipe"] = "swipe"
+    x1: int = Field(ge=0)
+    y1: int = Field(ge=0)
+    x2: int = Field(ge=0)
+    y2: int = Field(ge=0)
+    duration_ms: int = Field(default=300, ge=50, le=10_000)
+
+
+class Scroll(Contract):
+    kind: Literal["scroll"] = "scroll"
+    direction: Literal["up", "down", "left", "right"]
+
+
+class TypeText(Contract):
+    kind: Literal["type"] = "type"
+    text: str = Field(min_length=1)
+    element: int | None = Field(default=None, ge=0)
+    """Tap this element first to focus it (optional)."""
+
+
+class Key(Contract):
+    kind: Literal["key"] = "key"
+    key: Literal["BACK", "HOME", "ENTER", "DEL", "APP_SWITCH", "TAB", "SPACE"]
+
+
+class Launch(Contract):
+    kind: Literal["launch"] = "launch"
+    package: str = Field(min_length=1)
+    activity: str | None = None
+
+
+class Wait(Contract):
+    kind: Literal["wait"] = "wait"
+    ms: int = Field(default=1000, ge=0, le=30_000)
+
+
+class Finish(Contract):
+    """The operator's claim that the goal is reached: it triggers convergence, never success."""
+
+    kind: Literal["finish"] = "finish"
+    summary: str = ""
+
+
+Action = Annotated[
+    Tap | LongPress | Swipe | Scroll | TypeText | Key | Launch | Wait | Finish,
+    Field(discriminator="kind"),
+]
+
+
+class ActionResult(Contract):
+    """What happened when the harness executed (or refused) one action."""
+
+    action: Action
+    ok: bool
+    detail: str = ""
+    """Resolved target (e.g. ``tap 540,1210 on 'Save'``) or the error / refusal reason."""
+    refused: bool = False

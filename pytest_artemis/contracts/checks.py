@@ -1,0 +1,89 @@
+"""Check items, probe checks and verdicts (DESIGN.md §1, §4)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Literal
+
+from pydantic import Field, JsonValue
+
+from ._base import Contract
+
+CheckKind = Literal["verify", "assert"]
+CheckWhen = Literal["complete", "end"]
+CheckOrigin = Literal["user", "planner", "operator"]
+VerdictStatus = Literal["passed", "failed", "inconclusive", "unchecked", "superseded"]
+VerdictSource = Literal["probe", "model", "settlement"]
+
+ProbeParam = str | int | bool | None
+
+
+class ProbeSpec(Contract):
+    """One invocation of an enumerated device probe: a kind from the probe table and its parameters."""
+
+    kind: str = Field(min_length=1)
+    params: dict[str, str] = Field(default_factory=dict)
+
+
+class ProbeCheck(Contract):
+    """A deterministic check: run ``probe`` and apply the registered predicate ``name`` with ``args``.
+
+    Predicates are small pure functions of the probe's parsed output (``pytest_artemis.probes``);
+    naming them keeps a check plain data, so it can be journaled and sent across processes.
+    """
+
+    probe: ProbeSpec
+    name: str = Field(min_length=1)
+    args: dict[str, ProbeParam] = Field(default_factory=dict)
+    description: str = ""
+
+
+class ProbeResult(Contract):
+    """What a probe returned: the argv that ran, the raw output (evidence) and the parsed data."""
+
+    spec: ProbeSpec
+    argv: tuple[str, ...]
+    raw: str
+    exit_code: int = 0
+    parsed: JsonValue = None
+
+
+class CheckItem(Contract):
+    """A declared check: a completion criterion (verify) or a test assertion (assert)."""
+
+    kind: CheckKind
+    text: str = Field(min_length=1)
+    when: CheckWhen = "complete"
+    origin: CheckOrigin = "user"
+    subgoal: str | None = None
+    """Key of the owning subgoal once placed in a plan; None for task-level or unplaced items."""
+    subgoal_hint: str | None = None
+    """The ``subgoal=`` text from the user's marker, used to place the item in the plan."""
+    probe: ProbeCheck | None = None
+
+    @property
+    def key(self) -> str:
+        """Stable identity of the item: its kind, timing and verbatim text."""
+        raw = f"{self.kind}@{self.when}:{self.text}".encode()
+        return hashlib.sha256(raw).hexdigest()[:12]
+
+
+class CheckVerdict(Contract):
+    """One attempt's verdict on one item; appended to the ledger and never rewritten."""
+
+    item_key: str
+    item_text: str
+    kind: CheckKind
+    when: CheckWhen
+    status: VerdictStatus
+    evidence: str
+    suggestion: str = ""
+    reason: str = ""
+    """Why a verdict is inconclusive/unchecked/superseded (e.g. ``timeout``), or how code changed it."""
+    source: VerdictSource
+    attempt_id: str
+    checkpoint_id: str
+    anchor_step: int | None = None
+    vacuous: bool = False
+    started_at: float
+    finished_at: float

@@ -1,0 +1,1 @@
+"""The pytest surface: markers, options, fixtures, outcomes (a thin adapter over the engine)."""
