@@ -1,1 +1,60 @@
-"""The pytest surface: markers, options, fixtures, outcomes (a thin adapter over the engine)."""
+"""The pytest surface (pytest11 entry point ``artemis``): markers, options, fixtures, honest outcomes.
+
+A thin adapter over the engine: this module wires the plugin's parts into pytest; each part lives in
+its own module (options, markers, fixtures, outcomes, junit, lease, timeout, xdist, progress).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from . import fixtures, markers, outcomes, timeout
+from .lease import DeviceFarm, farm_key, worker_id
+from .markers import build_probe_table, probe_table_key, register_markers
+from .options import add_options, options_key, resolve_config
+
+_PARTS = (
+    (markers, "artemis.markers"),
+    (fixtures, "artemis.fixtures"),
+    (outcomes, "artemis.outcomes"),
+    (timeout, "artemis.timeout"),
+)
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from pytest_artemis import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    register_markers(config)
+    options = resolve_config(config)
+    config.stash[options_key] = options
+    config.stash[probe_table_key] = build_probe_table(config)
+    workerinput = getattr(config, "workerinput", None)
+    config.stash[farm_key] = DeviceFarm(options, workerinput, worker_id(config))
+    for module, name in _PARTS:
+        if not config.pluginmanager.is_registered(module):
+            config.pluginmanager.register(module, name)
+    if config.pluginmanager.hasplugin("xdist") and workerinput is None:
+        from .xdist import XdistHooks
+
+        config.pluginmanager.register(XdistHooks(config), "artemis.xdist")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    farm = config.stash.get(farm_key, None)
+    if farm is not None:
+        farm.close()
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    options = config.stash.get(options_key, None)
+    return options.header_lines() if options is not None else []
+

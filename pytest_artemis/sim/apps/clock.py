@@ -25,6 +25,11 @@ ICON_COLOR = "#0B57D0"
 _ID = PACKAGE + ":id/"
 
 
+
+def new_page(name: str) -> Page:
+    """Fresh page for ``am start`` (only the alarm list is exported)."""
+    return Page(name)
+
 def activity(page: Page) -> str:
     """Activity class shown for a page (the picker is a dialog inside DeskClock)."""
     return MAIN_ACTIVITY

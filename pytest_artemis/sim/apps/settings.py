@@ -35,6 +35,11 @@ _PAGE_ACTIVITY = {
 _TITLES = {"network": "Network & internet", "bluetooth": "Bluetooth", "display": "Display"}
 
 
+
+def new_page(name: str) -> Page:
+    """Fresh page for ``am start``."""
+    return Page(name)
+
 def activity(page: Page) -> str:
     """Activity class for a settings page."""
     return _PAGE_ACTIVITY.get(page.name, MAIN_ACTIVITY)

@@ -1,0 +1,215 @@
+"""The checker: judges items from evidence through read-only tools; code rules decide what its words mean."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from pytest_artemis.contracts import CheckItem, ProbeSpec, ScreenView
+from pytest_artemis.models import CallLog, ChatMessage, ImagePart, Model, RequestContext
+
+from .prompts import checker_system, join
+from .schemas import CheckReport, ModelVerdict, ToolName, ToolRequest
+
+Entry = Literal["checkpoint", "final"]
+
+
+@dataclass(frozen=True)
+class CheckerTool:
+    """One read-only tool: its name and the one-line documentation the prompt shows."""
+
+    name: ToolName
+    doc: str
+
+
+_TOOLS: dict[ToolName, CheckerTool] = {
+    t.name: t
+    for t in (
+        CheckerTool("step_detail", '{"tool": "step_detail", "step": N}: decision, actions and results of step N'),
+        CheckerTool("step_screenshot", '{"tool": "step_screenshot", "step": N, "which": "pre|post"}: '
+                    "the screenshot before or after step N"),
+        CheckerTool("read_plan", '{"tool": "read_plan"}: the current plan'),
+        CheckerTool("probe_device", '{"tool": "probe_device", "probe": {"kind": K, "params": {}}}: '
+                    "run one read-only probe from the probe table"),
+        CheckerTool("live_screen", '{"tool": "live_screen"}: the device screen right now'),
+    )
+}
+
+
+def checker_tools(entry: Entry, *, probes: bool) -> tuple[CheckerTool, ...]:
+    """The tool table of an entry × configuration; the only source of the checker's permissions.
+
+    The checkpoint entry never gets the live screen: its evidence is the anchored history.
+    """
+    names: list[ToolName] = ["step_detail", "step_screenshot", "read_plan"]
+    if probes:
+        names.append("probe_device")
+    if entry == "final":
+        names.append("live_screen")
+    return tuple(_TOOLS[n] for n in names)
+
+
+class Evidence(Protocol):
+    """Read-only access to a run's evidence, served by the engine."""
+
+    def step_detail(self, step: int) -> str: ...
+
+    def step_screenshot(self, step: int, which: Literal["pre", "post"]) -> ImagePart | None: ...
+
+    def plan(self) -> str: ...
+
+    async def probe(self, spec: ProbeSpec) -> str: ...
+
+    async def live_screen(self) -> tuple[str, ImagePart | None]: ...
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One item's verdict after the code rules; ``reason`` says when code changed the model's word."""
+
+    item: CheckItem
+    status: Literal["passed", "failed", "inconclusive"]
+    evidence: str
+    suggestion: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class CheckerResult:
+    judgements: tuple[Judgement, ...]
+    unmet_subgoals: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """Everything one checker judgement starts from."""
+
+    entry: Entry
+    goal: str
+    plan: str
+    items: tuple[CheckItem, ...]
+    history: tuple[str, ...]
+    images: tuple[ImagePart, ...] = ()
+    screen: ScreenView | None = None
+    turn: int = 0
+    note: str = ""
+
+
+_VAGUE = re.compile(r"^(failed|fail|no|not (done|met|shown|visible|true)|incorrect|wrong|n/?a|none|unknown"
+                    r"|it (failed|is wrong)|does not (match|hold))\W*$", re.IGNORECASE)
+
+
+def is_vague(evidence: str) -> bool:
+    """Evidence that names no observation: empty-ish, a bare negation, or fewer than three words."""
+    text = evidence.strip()
+    return len(text.split()) < 3 or bool(_VAGUE.match(text))
+
+
+def apply_rules(item: CheckItem, verdict: ModelVerdict | None) -> Judgement:
+    """The code rules: no verdict or no evidence → inconclusive; failed with vague evidence → inconclusive."""
+    if verdict is None:
+        return Judgement(item, "inconclusive", "", reason="the checker gave no verdict for this item")
+    if not verdict.evidence.strip():
+        return Judgement(item, "inconclusive", "", reason=f"missing evidence (model said {verdict.status})")
+    if verdict.status == "failed" and is_vague(verdict.evidence):
+        return Judgement(item, "inconclusive", verdict.evidence, reason="failed with vague evidence")
+    return Judgement(item, verdict.status, verdict.evidence, verdict.suggestion)
+
+
+def may_proceed(judgements: Sequence[Judgement]) -> bool:
+    """Whether the run may go on without repair: no verify item failed (computed, never asked)."""
+    return not any(j.item.kind == "verify" and j.status == "failed" for j in judgements)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def match_verdicts(items: Sequence[CheckItem], verdicts: Sequence[ModelVerdict]) -> list[Judgement]:
+    """Pair model verdicts with items by verbatim text (whitespace/case-insensitive), then apply rules."""
+    by_text: dict[str, ModelVerdict] = {}
+    for verdict in verdicts:
+        by_text.setdefault(_norm(verdict.item), verdict)
+    return [apply_rules(item, by_text.get(_norm(item.text))) for item in items]
+
+
+def _items_text(items: Sequence[CheckItem]) -> str:
+    return "\n".join(f"- {i.kind}{'@end' if i.when == 'end' else ''}: {i.text}" for i in items)
+
+
+class Checker:
+    """Runs one judgement: a bounded loop of evidence requests, then verdicts bound by the code rules."""
+
+    def __init__(self, model: Model, calls: CallLog | None, *, probes: bool, max_iterations: int) -> None:
+        self._model = model
+        self._calls = calls
+        self._probes = probes
+        self._max_iterations = max_iterations
+
+    def tools(self, entry: Entry) -> tuple[CheckerTool, ...]:
+        return checker_tools(entry, probes=self._probes)
+
+    def messages(self, request: CheckRequest) -> list[ChatMessage]:
+        """The opening messages of a judgement (system prompt assembled for the entry and items)."""
+        tools = self.tools(request.entry)
+        system = checker_system(request.items, entry=request.entry, tool_docs=[t.doc for t in tools],
+                                probes=self._probes)
+        user = join(
+            f"Original goal: {request.goal}",
+            f"Plan:\n{request.plan}" if request.plan else "",
+            f"Items to judge:\n{_items_text(request.items)}",
+            "Recorded steps:\n" + "\n".join(request.history) if request.history else "",
+            request.note,
+        )
+        return [ChatMessage("system", system), ChatMessage("user", user, request.images)]
+
+    async def judge(self, request: CheckRequest, evidence: Evidence) -> CheckerResult:
+        """Ask the checker, serving its tool requests, until it returns verdicts or the rounds run out."""
+        messages = self.messages(request)
+        allowed = {t.name for t in self.tools(request.entry)}
+        context = RequestContext(goal=request.goal, plan=request.plan, screen=request.screen,
+                                 checks=request.items, history=request.history, turn=request.turn,
+                                 entry=request.entry)
+        report = CheckReport()
+        for round_no in range(1, self._max_iterations + 1):
+            reply = await self._model.complete("checker", messages, CheckReport, context=context,
+                                               calls=self._calls)
+            report = reply.value
+            if report.verdicts or not report.requests or round_no == self._max_iterations:
+                break
+            answer, images = await _serve(report.requests, allowed, evidence)
+            messages += [ChatMessage("assistant", report.model_dump_json()),
+                         ChatMessage("user", answer, tuple(images))]
+        judgements = tuple(match_verdicts(request.items, report.verdicts))
+        unmet = tuple(report.unmet_subgoals) if request.entry == "final" else ()
+        return CheckerResult(judgements, unmet)
+
+
+async def _serve(
+    requests: Sequence[ToolRequest], allowed: set[str], evidence: Evidence
+) -> tuple[str, list[ImagePart]]:
+    """Run the read-only tool requests; an unregistered tool is refused, never served."""
+    lines: list[str] = []
+    images: list[ImagePart] = []
+    for req in requests:
+        if req.tool not in allowed:
+            lines.append(f"{req.tool}: not available at this entry")
+        elif req.tool == "step_detail" and req.step is not None:
+            lines.append(f"step_detail({req.step}): {evidence.step_detail(req.step)}")
+        elif req.tool == "step_screenshot" and req.step is not None:
+            image = evidence.step_screenshot(req.step, req.which)
+            lines.append(f"step_screenshot({req.step}, {req.which}): {'attached' if image else 'none recorded'}")
+            images.extend([image] if image else [])
+        elif req.tool == "read_plan":
+            lines.append(f"plan:\n{evidence.plan()}")
+        elif req.tool == "probe_device" and req.probe is not None:
+            lines.append(f"probe_device({req.probe.kind}): {await evidence.probe(req.probe)}")
+        elif req.tool == "live_screen":
+            listing, image = await evidence.live_screen()
+            lines.append(f"live_screen:\n{listing}")
+            images.extend([image] if image else [])
+        else:
+            lines.append(f"{req.tool}: missing arguments")
+    return "\n".join(lines), images

@@ -1,0 +1,88 @@
+"""The Device protocol and the plain values it returns (captures, hierarchies, device info)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from pytest_artemis.contracts import ProbeResult, ProbeSpec, UIElement
+from pytest_artemis.contracts._base import Contract
+
+#: Key names the operator may press, mapped to Android key codes for ``input keyevent``.
+KEYCODES: dict[str, str] = {
+    "BACK": "KEYCODE_BACK",
+    "HOME": "KEYCODE_HOME",
+    "ENTER": "KEYCODE_ENTER",
+    "DEL": "KEYCODE_DEL",
+    "APP_SWITCH": "KEYCODE_APP_SWITCH",
+    "TAB": "KEYCODE_TAB",
+    "SPACE": "KEYCODE_SPACE",
+}
+
+
+@dataclass(frozen=True)
+class Capture:
+    """A decoded-and-verified screenshot: PNG bytes, pixel size and content hash."""
+
+    png: bytes = field(repr=False)
+    width: int
+    height: int
+    sha256: str
+
+    @classmethod
+    def from_png(cls, png: bytes, width: int, height: int) -> Capture:
+        """Build a capture, hashing the bytes (the hash names the screen in the run journal)."""
+        return cls(png=png, width=width, height=height, sha256=hashlib.sha256(png).hexdigest())
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    """A uiautomator dump: the raw XML (kept as evidence) and the parsed, indexed elements."""
+
+    xml: str = field(repr=False)
+    elements: tuple[UIElement, ...]
+
+
+class DeviceInfo(Contract):
+    """Identity and screen size of a device."""
+
+    serial: str
+    model: str = ""
+    sdk: int = 0
+    width: int
+    height: int
+
+
+@runtime_checkable
+class Device(Protocol):
+    """The only way the engine touches a phone: blocking calls, each bounded by a timeout."""
+
+    @property
+    def serial(self) -> str: ...
+
+    def screenshot(self) -> Capture: ...
+
+    def hierarchy(self) -> Hierarchy: ...
+
+    def tap(self, x: int, y: int) -> None: ...
+
+    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None: ...
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None: ...
+
+    def type_text(self, text: str) -> None: ...
+
+    def key(self, name: str) -> None: ...
+
+    def launch(self, package: str, activity: str | None = None) -> None: ...
+
+    def stop(self, package: str) -> None: ...
+
+    def current_app(self) -> str: ...
+
+    def probe(self, kind: str, **params: str) -> ProbeResult: ...
+
+    def probe_spec(self, spec: ProbeSpec) -> ProbeResult: ...
+
+    def info(self) -> DeviceInfo: ...

@@ -1,0 +1,82 @@
+"""Perception: one screen as the agent sees it (screenshot, indexed elements, prompt listing, model image)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+from pytest_artemis.contracts import ScreenView, UIElement
+
+from .base import Capture, Device
+from .ocr import OcrEngine, fuse_ocr
+
+
+def meaningful(elements: Sequence[UIElement]) -> tuple[UIElement, ...]:
+    """Elements worth showing a model (labelled, clickable or checkable, with a visible box),
+    re-indexed 0..n-1 so an element's index is its position in the screen view."""
+    keep = [e for e in elements
+            if e.bounds.width > 0 and e.bounds.height > 0
+            and (e.label.strip() or e.clickable or e.long_clickable or e.checkable or e.source == "ocr")]
+    return tuple(e.model_copy(update={"index": i}) for i, e in enumerate(keep))
+
+
+def _short_class(name: str) -> str:
+    return name.rpartition(".")[2] or "View"
+
+
+def _line(e: UIElement) -> str:
+    parts = [f"[{e.index}]", _short_class(e.class_name) if e.source == "hierarchy" else "ocr-text"]
+    if e.text:
+        parts.append(repr(e.text))
+    if e.content_desc and e.content_desc != e.text:
+        parts.append(f"desc={e.content_desc!r}")
+    if e.resource_id:
+        parts.append(f"id={e.resource_id.rpartition(':id/')[2]}")
+    flags = [name for name, on in (("clickable", e.clickable), ("long-clickable", e.long_clickable),
+                                   ("focused", e.focused), ("selected", e.selected),
+                                   ("disabled", not e.enabled)) if on]
+    if e.checkable:
+        flags.append("checked" if e.checked else "unchecked")
+    parts.extend(flags)
+    b = e.bounds
+    parts.append(f"[{b.left},{b.top}][{b.right},{b.bottom}]")
+    return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One perceived screen: the view (elements, screenshot hash), the capture and the raw XML."""
+
+    view: ScreenView
+    capture: Capture = field(repr=False)
+    hierarchy_xml: str = field(repr=False)
+
+    def prompt_listing(self) -> str:
+        """Compact element list for prompts: ``[index] Class 'text' desc=… id=… flags [l,t][r,b]``."""
+        header = f"screen {self.view.width}x{self.view.height}, foreground {self.view.foreground or '?'}"
+        return "\n".join([header, *(_line(e) for e in self.view.elements)])
+
+    def model_image(self, max_side: int = 1280) -> bytes:
+        """The screenshot as JPEG, downscaled so its longest side is at most ``max_side``."""
+        with Image.open(io.BytesIO(self.capture.png)) as img:
+            rgb = img.convert("RGB")
+        if max(rgb.size) > max_side:
+            rgb.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
+        buf = io.BytesIO()
+        rgb.save(buf, format="JPEG", quality=80)
+        return buf.getvalue()
+
+
+def perceive(device: Device, *, ocr: OcrEngine | None = None) -> Screen:
+    """Screenshot, hierarchy and foreground app of ``device`` (OCR words fused in when ``ocr`` is given)."""
+    capture = device.screenshot()
+    hierarchy = device.hierarchy()
+    elements = meaningful(hierarchy.elements)
+    if ocr is not None:
+        elements = fuse_ocr(elements, ocr.read(capture.png))
+    view = ScreenView(screenshot=capture.sha256, width=capture.width, height=capture.height,
+                      foreground=device.current_app(), elements=elements)
+    return Screen(view=view, capture=capture, hierarchy_xml=hierarchy.xml)

@@ -1,0 +1,187 @@
+"""The enumerated probe table: read-only device queries as argv templates with validated parameters."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from pydantic import JsonValue
+
+from pytest_artemis.contracts import ProbeSpec
+
+from . import parsers
+from .errors import ProbeRefused
+
+Parser = Callable[[str, Mapping[str, str]], JsonValue]
+
+#: Characters no parameter may ever contain, whatever its pattern says: shell metacharacters,
+#: quotes, whitespace and control characters (a last line of defence behind the per-param patterns).
+_UNSAFE = re.compile(r"[\s;&|$`<>()'\"\\*?~!{}\[\]#^\x00-\x1f\x7f]")
+#: Tokens that would make a command change state; refused as parameter values and as template words.
+STATE_CHANGING = frozenset({
+    "set", "put", "delete", "insert", "update", "reset", "call", "write", "remove", "clear",
+    "unplug", "kill", "force-stop", "install", "uninstall", "enable", "disable", "grant", "revoke",
+    "reboot", "rm", "mv", "cp", "start", "stop", "broadcast", "--bind", "--method", "--arg", "--extra",
+    "--where", "unset", "setprop", "input", "svc", "cmd",
+})
+_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_KIND_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+
+
+@dataclass(frozen=True)
+class ProbeKind:
+    """One probe type: an argv template, parameter patterns and a parser.
+
+    ``argv`` tokens are literal words or a whole-token placeholder ``{name}``; ``optional`` maps an
+    optional parameter to the tokens appended when it is given. Every parameter needs a pattern in
+    ``params`` (matched with ``re.fullmatch``).
+    """
+
+    name: str
+    argv: tuple[str, ...]
+    params: Mapping[str, str] = field(default_factory=dict)
+    parser: Parser = parsers.parse_prop
+    optional: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    description: str = ""
+
+    def required(self) -> frozenset[str]:
+        """Parameters that must be given (those not listed as optional)."""
+        return frozenset(self.params) - frozenset(self.optional)
+
+
+def _check_kind(kind: ProbeKind) -> None:
+    if not _KIND_NAME.fullmatch(kind.name):
+        raise ProbeRefused(f"probe kind name {kind.name!r} must match {_KIND_NAME.pattern}")
+    tokens = list(kind.argv) + [t for extra in kind.optional.values() for t in extra]
+    if not kind.argv:
+        raise ProbeRefused(f"probe {kind.name!r}: empty argv template")
+    for token in tokens:
+        name = _PLACEHOLDER.fullmatch(token)
+        if name:
+            if name.group(1) not in kind.params:
+                raise ProbeRefused(f"probe {kind.name!r}: placeholder {token} has no pattern")
+            continue
+        if "{" in token or "}" in token or _UNSAFE.search(token) or not token:
+            raise ProbeRefused(f"probe {kind.name!r}: template word {token!r} is not a plain word")
+        if token.lower() in STATE_CHANGING:
+            raise ProbeRefused(f"probe {kind.name!r}: template word {token!r} changes device state")
+    for param in kind.optional:
+        if param not in kind.params:
+            raise ProbeRefused(f"probe {kind.name!r}: optional {param!r} has no pattern")
+    for param, pattern in kind.params.items():
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ProbeRefused(f"probe {kind.name!r}: bad pattern for {param!r}: {exc}") from exc
+
+
+def _check_value(kind: str, param: str, value: str, pattern: str) -> None:
+    if not isinstance(value, str) or not value:
+        raise ProbeRefused(f"probe {kind!r}: parameter {param!r} must be a non-empty string")
+    if _UNSAFE.search(value):
+        raise ProbeRefused(f"probe {kind!r}: parameter {param}={value!r} contains whitespace, quotes "
+                           "or shell metacharacters")
+    if value.startswith("-"):
+        raise ProbeRefused(f"probe {kind!r}: parameter {param}={value!r} looks like an option")
+    if value.lower() in STATE_CHANGING:
+        raise ProbeRefused(f"probe {kind!r}: parameter {param}={value!r} is a state-changing word")
+    if re.fullmatch(pattern, value) is None:
+        raise ProbeRefused(f"probe {kind!r}: parameter {param}={value!r} does not match {pattern}")
+
+
+class ProbeTable:
+    """The set of probe kinds a device may run; anything else is refused."""
+
+    def __init__(self, kinds: tuple[ProbeKind, ...] = ()) -> None:
+        self._kinds: dict[str, ProbeKind] = {}
+        for kind in kinds:
+            self.register(kind)
+
+    def register(self, kind: ProbeKind) -> None:
+        """Add a probe kind (the plugin hook's entry point); its template is checked like the built-ins."""
+        _check_kind(kind)
+        if kind.name in self._kinds:
+            raise ProbeRefused(f"probe kind {kind.name!r} is already registered")
+        self._kinds[kind.name] = kind
+
+    def copy(self) -> ProbeTable:
+        """An independent table with the same kinds (so plugins extend a copy, not the default)."""
+        return ProbeTable(tuple(self._kinds.values()))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._kinds
+
+    def __iter__(self) -> Iterator[ProbeKind]:
+        return iter(self._kinds.values())
+
+    def kind(self, name: str) -> ProbeKind:
+        """The registered kind, or ProbeRefused."""
+        try:
+            return self._kinds[name]
+        except KeyError:
+            known = ", ".join(sorted(self._kinds))
+            raise ProbeRefused(f"unknown probe kind {name!r} (known: {known})") from None
+
+    def validate(self, spec: ProbeSpec) -> None:
+        """Raise ProbeRefused unless the kind is known and every parameter is expected and valid."""
+        kind = self.kind(spec.kind)
+        unknown = sorted(set(spec.params) - set(kind.params))
+        if unknown:
+            raise ProbeRefused(f"probe {spec.kind!r}: unknown parameter(s) {', '.join(unknown)}")
+        missing = sorted(kind.required() - set(spec.params))
+        if missing:
+            raise ProbeRefused(f"probe {spec.kind!r}: missing parameter(s) {', '.join(missing)}")
+        for param, value in spec.params.items():
+            _check_value(spec.kind, param, value, kind.params[param])
+
+    def argv(self, spec: ProbeSpec) -> list[str]:
+        """The validated argv for a spec (each placeholder replaced by one whole token)."""
+        self.validate(spec)
+        kind = self.kind(spec.kind)
+        tokens = list(kind.argv)
+        for param, extra in kind.optional.items():
+            if param in spec.params:
+                tokens.extend(extra)
+
+        def fill(token: str) -> str:
+            m = _PLACEHOLDER.fullmatch(token)
+            return spec.params[m.group(1)] if m else token
+
+        return [fill(t) for t in tokens]
+
+    def parse(self, spec: ProbeSpec, raw: str) -> JsonValue:
+        """Structured data from a probe's raw output."""
+        return self.kind(spec.kind).parser(raw, spec.params)
+
+
+_IDENT = r"[A-Za-z0-9_.:-]{1,128}"
+PACKAGE_PATTERN = r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+"
+#: ``content://authority/path`` with plain path segments only (no query string, no fragment).
+CONTENT_URI = r"content://[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*"
+
+DEFAULT_PROBES = ProbeTable((
+    ProbeKind("alarms", ("dumpsys", "alarm"), parser=parsers.parse_alarms,
+              description="next alarm clock time and pending alarms"),
+    ProbeKind("battery", ("dumpsys", "battery"), parser=parsers.parse_battery,
+              description="battery level, status and power source"),
+    ProbeKind("foreground", ("dumpsys", "activity", "activities"), parser=parsers.parse_foreground,
+              description="package and activity of the top resumed activity"),
+    ProbeKind("window_focus", ("dumpsys", "window"), parser=parsers.parse_window_focus,
+              description="the window holding input focus (mCurrentFocus)"),
+    ProbeKind("notifications", ("dumpsys", "notification", "--noredact"),
+              parser=parsers.parse_notifications, description="posted notifications"),
+    ProbeKind("setting", ("settings", "get", "{ns}", "{key}"),
+              params={"ns": r"system|secure|global", "key": _IDENT}, parser=parsers.parse_setting,
+              description="one value from the settings provider"),
+    ProbeKind("content", ("content", "query", "--uri", "{uri}"),
+              params={"uri": CONTENT_URI, "projection": r"[A-Za-z0-9_]+(:[A-Za-z0-9_]+)*"},
+              optional={"projection": ("--projection", "{projection}")},
+              parser=parsers.parse_content, description="rows of a content provider query"),
+    ProbeKind("packages", ("pm", "list", "packages"), parser=parsers.parse_packages,
+              description="installed package names"),
+    ProbeKind("prop", ("getprop", "{key}"), params={"key": r"[A-Za-z0-9_.-]{1,128}"},
+              parser=parsers.parse_prop, description="one system property"),
+))
+"""The built-in probe table (``ProbeTable.copy()`` it before registering plugin probes)."""
+

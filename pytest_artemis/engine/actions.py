@@ -1,0 +1,108 @@
+"""Executing operator actions on the device, elements resolved against the screen the operator saw."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+
+from pytest_artemis.contracts import Action, ActionResult, ScreenView, UIElement
+from pytest_artemis.device import Device, DeviceError
+
+
+class ActionRefused(Exception):
+    """An action the harness will not run (an element index not on the screen, a point off screen)."""
+
+
+def _element(view: ScreenView, index: int) -> UIElement:
+    found = next((e for e in view.elements if e.index == index), None)
+    if found is None:
+        raise ActionRefused(f"no element [{index}] on the screen this turn")
+    return found
+
+
+def _point(view: ScreenView, element: int | None, x: int | None, y: int | None) -> tuple[int, int, str]:
+    if element is not None:
+        target = _element(view, element)
+        cx, cy = target.center
+        return cx, cy, f"{cx},{cy} on [{element}] {target.label!r}"
+    assert x is not None and y is not None
+    if not (0 <= x < view.width and 0 <= y < view.height):
+        raise ActionRefused(f"point {x},{y} is off the {view.width}x{view.height} screen")
+    return x, y, f"{x},{y}"
+
+
+def _scroll_vector(view: ScreenView, direction: str) -> tuple[int, int, int, int]:
+    """A swipe that reveals content in ``direction`` (``down`` = content further down)."""
+    cx, cy, w, h = view.width // 2, view.height // 2, view.width, view.height
+    return {
+        "down": (cx, int(h * 0.7), cx, int(h * 0.3)),
+        "up": (cx, int(h * 0.3), cx, int(h * 0.7)),
+        "right": (int(w * 0.8), cy, int(w * 0.2), cy),
+        "left": (int(w * 0.2), cy, int(w * 0.8), cy),
+    }[direction]
+
+
+def perform(device: Device, view: ScreenView, action: Action) -> str:
+    """Run one action (blocking); returns what was resolved. Raises ActionRefused or DeviceError."""
+    if action.kind in ("tap", "long_press"):
+        x, y, where = _point(view, action.element, action.x, action.y)
+        if action.kind == "tap":
+            device.tap(x, y)
+        else:
+            device.long_press(x, y, action.duration_ms)
+        return f"{action.kind} {where}"
+    if action.kind == "type":
+        where = ""
+        if action.element is not None:
+            x, y, where = _point(view, action.element, None, None)
+            device.tap(x, y)
+        device.type_text(action.text)
+        return f"typed {len(action.text)} chars{' into ' + where if where else ''}"
+    if action.kind == "swipe":
+        device.swipe(action.x1, action.y1, action.x2, action.y2, action.duration_ms)
+        return f"swipe {action.x1},{action.y1} -> {action.x2},{action.y2}"
+    if action.kind == "scroll":
+        device.swipe(*_scroll_vector(view, action.direction))
+        return f"scroll {action.direction}"
+    if action.kind == "key":
+        device.key(action.key)
+        return f"key {action.key}"
+    if action.kind == "launch":
+        device.launch(action.package, action.activity)
+        return f"launch {action.package}"
+    if action.kind == "wait":
+        time.sleep(action.ms / 1000)
+        return f"waited {action.ms} ms"
+    return "finish claimed (a claim, not evidence)"
+
+
+async def execute(
+    device: Device, view: ScreenView, actions: Sequence[Action]
+) -> tuple[list[ActionResult], bool, bool, DeviceError | None]:
+    """Run actions in order: stop at a refused one (later ones are refused too) or at ``finish``.
+
+    Returns (results, finish claimed, any refused, the device error that stopped execution).
+    """
+    results: list[ActionResult] = []
+    finish = refused = False
+    for action in actions:
+        if finish or refused:
+            why = "after finish" if finish else "after a refused action"
+            results.append(ActionResult(action=action, ok=False, refused=True, detail=f"not run: {why}"))
+            continue
+        if action.kind == "finish":
+            finish = True
+            results.append(ActionResult(action=action, ok=True, detail=perform(device, view, action)))
+            continue
+        try:
+            detail = await asyncio.to_thread(perform, device, view, action)
+        except ActionRefused as exc:
+            refused = True
+            results.append(ActionResult(action=action, ok=False, refused=True, detail=str(exc)))
+            continue
+        except DeviceError as exc:
+            results.append(ActionResult(action=action, ok=False, detail=f"{type(exc).__name__}: {exc}"))
+            return results, finish, refused, exc
+        results.append(ActionResult(action=action, ok=True, detail=detail))
+    return results, finish, refused, None

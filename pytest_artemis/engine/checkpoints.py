@@ -1,0 +1,223 @@
+"""Optimistic asynchronous checkpoints: queue, anchor, spawn under a limit, harvest, supersede, settle."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from pytest_artemis.contracts import CheckItem, CheckVerdict
+
+from .verdicts import blanket
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A subgoal's completion, waiting to be checked; ``checkpoint_id`` is the subgoal key."""
+
+    checkpoint_id: str
+    subgoal_text: str
+    items: tuple[CheckItem, ...]
+    plan_text: str
+    queued_at: float = field(default_factory=time.time)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One spawned check of a checkpoint, anchored to the step that recorded the completion."""
+
+    checkpoint: Checkpoint
+    attempt_id: str
+    anchor_step: int
+    started_at: float
+
+
+@dataclass(frozen=True)
+class Harvest:
+    """The verdicts of one finished attempt; ``current`` says whether no newer attempt replaced it."""
+
+    attempt: Attempt
+    verdicts: tuple[CheckVerdict, ...]
+    current: bool
+
+
+Judge = Callable[[Attempt], Awaitable[Sequence[CheckVerdict]]]
+
+
+@dataclass
+class _Pending:
+    checkpoint: Checkpoint
+    anchor_step: int | None = None
+
+
+class CheckpointScheduler:
+    """Runs checkpoint judgements as asyncio tasks without ever making the operator wait for them.
+
+    ``queue`` happens during a turn; ``release(step)`` after that turn's step is recorded anchors the
+    queued checkpoints to it and spawns as many as the concurrency limit allows. ``harvest`` collects
+    only finished attempts. A re-completed checkpoint supersedes the older attempt: a finished one is
+    harvested first, a running one is cancelled, awaited and recorded as ``superseded``.
+    """
+
+    def __init__(self, judge: Judge, *, concurrency: int, timeout_s: float) -> None:
+        self._judge = judge
+        self._concurrency = concurrency
+        self._timeout_s = timeout_s
+        self._pending: list[_Pending] = []
+        self._running: dict[str, tuple[Attempt, asyncio.Task[tuple[CheckVerdict, ...]]]] = {}
+        self._serial: dict[str, int] = {}
+        self._current: dict[str, str] = {}
+
+    @property
+    def pending(self) -> tuple[Checkpoint, ...]:
+        return tuple(p.checkpoint for p in self._pending)
+
+    @property
+    def running(self) -> tuple[Attempt, ...]:
+        return tuple(attempt for attempt, _ in self._running.values())
+
+    @property
+    def idle(self) -> bool:
+        return not self._pending and not self._running
+
+    def is_current(self, attempt_id: str) -> bool:
+        """Whether this attempt is the latest spawned for its checkpoint."""
+        return attempt_id in self._current.values()
+
+    def queue(self, checkpoint: Checkpoint) -> None:
+        """Queue a completion; a still-queued entry of the same checkpoint is replaced (it never ran)."""
+        self._pending = [p for p in self._pending if p.checkpoint.checkpoint_id != checkpoint.checkpoint_id]
+        self._pending.append(_Pending(checkpoint))
+
+    async def release(self, anchor_step: int) -> list[Harvest]:
+        """Anchor every unanchored queued checkpoint to ``anchor_step`` and spawn what fits."""
+        for pending in self._pending:
+            if pending.anchor_step is None:
+                pending.anchor_step = anchor_step
+        return await self.spawn_ready()
+
+    async def spawn_ready(self) -> list[Harvest]:
+        """Spawn anchored checkpoints up to the limit; returns harvests forced by supersedes."""
+        forced: list[Harvest] = []
+        for pending in list(self._pending):
+            if pending.anchor_step is None:
+                continue
+            old = self._running.get(pending.checkpoint.checkpoint_id)
+            if old is not None:
+                forced.append(await self._supersede(*old))
+            if len(self._running) >= self._concurrency:
+                break
+            self._pending.remove(pending)
+            self._spawn(pending.checkpoint, pending.anchor_step)
+        return forced
+
+    def harvest(self) -> list[Harvest]:
+        """Collect finished attempts only; never waits for a running one."""
+        done = [cid for cid, (_, task) in self._running.items() if task.done()]
+        return [self._collect(cid) for cid in done]
+
+    async def settle(self, timeout_s: float) -> list[Harvest]:
+        """The exit barrier: run everything queued or running to completion within ``timeout_s``.
+
+        What does not finish in time is cancelled and recorded ``unchecked`` (reason ``timeout``).
+        """
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout_s
+        harvests: list[Harvest] = []
+        for pending in self._pending:
+            if pending.anchor_step is None:
+                pending.anchor_step = 0
+        while not self.idle:
+            harvests.extend(await self.spawn_ready())
+            harvests.extend(self.harvest())
+            remaining = end - loop.time()
+            tasks = [task for _, task in self._running.values()]
+            if remaining <= 0:
+                break
+            if tasks:
+                await asyncio.wait(tasks, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
+        harvests.extend(self.harvest())
+        harvests.extend(await self._expire())
+        return harvests
+
+    async def cancel_all(self) -> None:
+        """Cancel and await every running attempt (interrupt/crash paths); nothing is recorded."""
+        tasks = [task for _, task in self._running.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._running.clear()
+        self._pending.clear()
+
+    def _spawn(self, checkpoint: Checkpoint, anchor_step: int) -> None:
+        cid = checkpoint.checkpoint_id
+        self._serial[cid] = self._serial.get(cid, 0) + 1
+        attempt = Attempt(checkpoint, f"{cid}#{self._serial[cid]}", anchor_step, time.time())
+        self._current[cid] = attempt.attempt_id
+        task = asyncio.get_running_loop().create_task(self._guarded(attempt), name=attempt.attempt_id)
+        self._running[cid] = (attempt, task)
+
+    async def _guarded(self, attempt: Attempt) -> tuple[CheckVerdict, ...]:
+        """The judgement under the per-check timeout; failure of the checker is inconclusive (fail-open)."""
+        try:
+            async with asyncio.timeout(self._timeout_s):
+                return tuple(await self._judge(attempt))
+        except TimeoutError:
+            return self._blanket(attempt, "inconclusive", f"timeout after {self._timeout_s:g}s")
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the checker failing must not stop the run: recorded, fail-open
+            return self._blanket(attempt, "inconclusive", f"checker error: {type(exc).__name__}: {exc}")
+
+    def _collect(self, cid: str) -> Harvest:
+        attempt, task = self._running.pop(cid)
+        verdicts = task.result()
+        return Harvest(attempt, verdicts, self._current.get(cid) == attempt.attempt_id)
+
+    async def _supersede(self, attempt: Attempt, task: asyncio.Task[tuple[CheckVerdict, ...]]) -> Harvest:
+        cid = attempt.checkpoint.checkpoint_id
+        if task.done():
+            return self._collect(cid)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        if task.cancelled():
+            self._running.pop(cid)
+            verdicts = self._blanket(attempt, "superseded", "the subgoal was completed again")
+            return Harvest(attempt, verdicts, False)
+        return self._collect(cid)
+
+    async def _expire(self) -> list[Harvest]:
+        """Cancel what is still running or queued after the barrier's timeout; all of it is unchecked."""
+        expired: list[Harvest] = []
+        for cid, (attempt, task) in list(self._running.items()):
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            self._running.pop(cid)
+            verdicts = self._blanket(attempt, "unchecked", "timeout: still running at the exit barrier")
+            expired.append(Harvest(attempt, verdicts, self._current.get(cid) == attempt.attempt_id))
+        for pending in self._pending:
+            cid = pending.checkpoint.checkpoint_id
+            self._serial[cid] = self._serial.get(cid, 0) + 1
+            attempt = Attempt(pending.checkpoint, f"{cid}#{self._serial[cid]}", pending.anchor_step or 0,
+                              time.time())
+            self._current[cid] = attempt.attempt_id
+            verdicts = self._blanket(attempt, "unchecked", "timeout: never started before the exit barrier")
+            expired.append(Harvest(attempt, verdicts, True))
+        self._pending.clear()
+        return expired
+
+    @staticmethod
+    def _blanket(attempt: Attempt, status: str, reason: str) -> tuple[CheckVerdict, ...]:
+        probes_only = all(item.probe is not None for item in attempt.checkpoint.items)
+        source = "settlement" if status in ("unchecked", "superseded") else "probe" if probes_only else "model"
+        return blanket(
+            attempt.checkpoint.items,
+            status=status,  # type: ignore[arg-type]
+            reason=reason,
+            source=source,  # type: ignore[arg-type]
+            attempt_id=attempt.attempt_id,
+            checkpoint_id=attempt.checkpoint.checkpoint_id,
+            anchor_step=attempt.anchor_step,
+            started_at=attempt.started_at,
+        )

@@ -1,0 +1,108 @@
+"""Judging items: probe-backed ones by running the probe (no model), the rest by the checker."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+
+from pytest_artemis.agents.checker import Checker, CheckRequest
+from pytest_artemis.contracts import CheckItem, CheckVerdict, ScreenView
+from pytest_artemis.models import ImagePart
+from pytest_artemis.probes import run_probe_check
+
+from .checkpoints import Attempt, Judge
+from .evidence import RunEvidence
+from .state import RunState
+from .verdicts import make_verdict
+
+
+async def probe_verdict(
+    state: RunState, item: CheckItem, *, attempt_id: str, checkpoint_id: str, anchor_step: int | None,
+    reason: str = "",
+) -> CheckVerdict:
+    """Run the item's probe now; the probe output is the evidence. Vacuity may downgrade a pass."""
+    assert item.probe is not None
+    started = time.time()
+    result, judgement = await asyncio.to_thread(run_probe_check, state.device, item.probe)
+    state.vacuity.observe(item, result)
+    status = ("passed" if judgement.passed else "failed") if judgement.conclusive else "inconclusive"
+    status, vacuous_reason = state.vacuity.adjust(item, status)
+    return make_verdict(
+        item, status=status, evidence=judgement.evidence, source="probe", attempt_id=attempt_id,
+        checkpoint_id=checkpoint_id, anchor_step=anchor_step, started_at=started,
+        reason=vacuous_reason or reason, vacuous=state.vacuity.is_vacuous(item),
+        suggestion=f"expected: {item.probe.description or item.text}",
+    )
+
+
+def checker_for(state: RunState) -> Checker:
+    return Checker(state.models.checker, state.calls, probes=state.config.checker_probes,
+                   max_iterations=state.config.checker_max_iterations)
+
+
+async def model_verdicts(
+    state: RunState,
+    items: Sequence[CheckItem],
+    *,
+    entry: str,
+    attempt_id: str,
+    checkpoint_id: str,
+    anchor_step: int | None,
+    history: tuple[str, ...],
+    images: tuple[ImagePart, ...] = (),
+    screen: ScreenView | None = None,
+    note: str = "",
+    plan_text: str | None = None,
+) -> tuple[list[CheckVerdict], tuple[str, ...]]:
+    """One checker judgement of ``items``; returns the verdicts and (final entry) unmet subgoals."""
+    started = time.time()
+    request = CheckRequest(
+        entry="final" if entry == "final" else "checkpoint", goal=state.spec.goal,
+        plan=state.plan_text if plan_text is None else plan_text, items=tuple(items), history=history,
+        images=images, screen=screen, turn=len(state.steps), note=note,
+    )
+    result = await checker_for(state).judge(request, RunEvidence(state))
+    verdicts = [
+        make_verdict(
+            j.item, status=j.status, evidence=j.evidence, suggestion=j.suggestion, reason=j.reason,
+            source="model", attempt_id=attempt_id, checkpoint_id=checkpoint_id, anchor_step=anchor_step,
+            started_at=started,
+        )
+        for j in result.judgements
+    ]
+    return verdicts, result.unmet_subgoals
+
+
+async def judge_history(
+    state: RunState, items: Sequence[CheckItem], *, attempt_id: str, checkpoint_id: str, anchor: int,
+    plan_text: str | None = None, reason: str = "",
+) -> list[CheckVerdict]:
+    """Judge items from the recorded history around ``anchor`` (checkpoint entry: no live screen)."""
+    verdicts = [
+        await probe_verdict(state, item, attempt_id=attempt_id, checkpoint_id=checkpoint_id,
+                            anchor_step=anchor, reason=reason)
+        for item in items if item.probe is not None
+    ]
+    model_items = [item for item in items if item.probe is None]
+    if model_items:
+        history, images, caption = RunEvidence(state).anchored(anchor)
+        judged, _ = await model_verdicts(
+            state, model_items, entry="checkpoint", attempt_id=attempt_id, checkpoint_id=checkpoint_id,
+            anchor_step=anchor, history=history, images=images, note=caption, plan_text=plan_text,
+        )
+        verdicts += judged
+    return verdicts
+
+
+def checkpoint_judge(state: RunState) -> Judge:
+    """The judge the checkpoint scheduler runs for each attempt."""
+
+    async def judge(attempt: Attempt) -> list[CheckVerdict]:
+        checkpoint = attempt.checkpoint
+        return await judge_history(
+            state, checkpoint.items, attempt_id=attempt.attempt_id, checkpoint_id=checkpoint.checkpoint_id,
+            anchor=attempt.anchor_step, plan_text=checkpoint.plan_text,
+        )
+
+    return judge

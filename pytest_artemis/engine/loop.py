@@ -1,0 +1,160 @@
+"""Operator turns: perceive → compile context → decide → guard plan write → execute → record → spawn checks."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+
+from pytest_artemis.agents.operator import decide
+from pytest_artemis.agents.schemas import OperatorDecision
+from pytest_artemis.contracts import ActionResult, StepFlag, StepRecord
+from pytest_artemis.device.perception import Screen, perceive
+from pytest_artemis.models import ModelOutputInvalid
+from pytest_artemis.plan import PlanSyntaxError, guard_operator_write, new_completions, parse_plan
+from pytest_artemis.probes import run_probe_check
+
+from .actions import execute
+from .checkpoints import Checkpoint, CheckpointScheduler
+from .context import operator_context, operator_scenario
+from .harvest import apply_harvest
+from .state import RunState
+
+
+@dataclass
+class _Turn:
+    """What one turn produced before it is recorded."""
+
+    number: int
+    started_at: float
+    flags: list[StepFlag] = field(default_factory=list)
+    error: str = ""
+    completed: tuple[str, ...] = ()
+
+
+def _plan_write(state: RunState, turn: _Turn, text: str) -> None:
+    """Adopt the operator's plan write through the check-line guard and note new completions."""
+    try:
+        proposed = parse_plan(text)
+    except PlanSyntaxError as exc:
+        turn.error = f"plan write refused: {exc}"
+        return
+    protected = state.user_items if state.config.checks_enabled else ()
+    guarded = guard_operator_write(state.plan, proposed, protected=protected)
+    if guarded.restored:
+        turn.flags.append("guard_restored")
+        state.journal.append_event("guard_restored", step=turn.number,
+                                   lines=[line.model_dump(mode="json") for line in guarded.restored])
+    if guarded.plan == state.plan:
+        return
+    turn.completed = new_completions(state.plan, guarded.plan)
+    state.set_plan(guarded.plan)
+
+
+def _queue_checkpoints(state: RunState, scheduler: CheckpointScheduler, turn: _Turn) -> None:
+    """Every subgoal newly marked done this turn is anchored; those with checks are queued."""
+    items = state.plan_items()
+    for key in turn.completed:
+        state.anchors[key] = turn.number
+        subgoal = state.plan.subgoal(key)
+        own = tuple(i for i in items if i.subgoal == key and i.when == "complete")
+        if subgoal is None or not own or not state.config.midway_checks or state.stop:
+            continue
+        scheduler.queue(Checkpoint(key, subgoal.text, own, state.plan_text))
+
+
+async def _decide(state: RunState, screen: Screen, turn: _Turn) -> OperatorDecision | None:
+    text, image, context = operator_context(state, screen, turn.number)
+    try:
+        return await decide(state.models.operator, state.calls, scenario=operator_scenario(state),
+                            user_text=text, image=image, context=context)
+    except ModelOutputInvalid as exc:
+        turn.flags.append("model_failed")
+        turn.error = f"model output invalid: {exc}"
+        return None
+
+
+async def operator_turn(state: RunState, scheduler: CheckpointScheduler) -> bool:
+    """One recorded turn; returns whether the operator claimed ``finish``. Device errors propagate
+    after the turn is recorded."""
+    turn = _Turn(number=len(state.steps) + 1, started_at=time.time())
+    screen = await asyncio.to_thread(perceive, state.device, ocr=state.ocr)
+    pre = state.journal.put_screen(screen.capture.png)
+    hierarchy = state.journal.put_blob(screen.hierarchy_xml, "xml")
+    decision = await _decide(state, screen, turn)
+    if decision is not None and decision.plan is not None:
+        _plan_write(state, turn, decision.plan)
+    actions = tuple(decision.actions) if decision else ()
+    results, finish, refused, device_error = await execute(state.device, screen.view, actions)
+    post = None
+    if device_error is None:
+        post = state.journal.put_screen((await asyncio.to_thread(state.device.screenshot)).png)
+    if refused:
+        turn.flags.append("actions_refused")
+    if finish:
+        turn.flags.append("finish_claimed")
+    if state.breakers.step(pre, post, [r.action for r in results if r.ok]):
+        turn.flags.append("no_effect")
+    if device_error is not None:
+        turn.error = f"{type(device_error).__name__}: {device_error}"
+    _queue_checkpoints(state, scheduler, turn)
+    state.record_step(_record(state, turn, screen, pre, post, hierarchy, decision, results))
+    if state.breakers.tripped and not state.stop:
+        state.stop = state.breakers.tripped
+    if device_error is not None:
+        raise device_error
+    for harvest in await scheduler.release(turn.number):
+        apply_harvest(state, harvest)
+    await _watch_vacuous(state)
+    return finish
+
+
+def _record(
+    state: RunState, turn: _Turn, screen: Screen, pre: str, post: str | None, hierarchy: str,
+    decision: OperatorDecision | None, results: list[ActionResult],
+) -> StepRecord:
+    kind = state.turn_kind if state.turn_kind == "final_repair" else ("repair" if state.findings else "act")
+    return StepRecord(
+        step=turn.number, turn=kind, pre_screen=pre, post_screen=post, hierarchy=hierarchy,
+        foreground=screen.view.foreground, decision=decision.decision if decision else "",
+        actions=tuple(decision.actions) if decision else (), results=tuple(results),
+        plan_version=state.plan_version, completed=turn.completed, flags=tuple(turn.flags),
+        error=turn.error, started_at=turn.started_at, finished_at=time.time(),
+    )
+
+
+async def _watch_vacuous(state: RunState) -> None:
+    """Re-probe vacuous items after each step, so a real change of their state is not missed."""
+    for item in state.all_items():
+        if item.probe is not None and item.key in state.vacuity.watched:
+            result, _ = await asyncio.to_thread(run_probe_check, state.device, item.probe)
+            state.vacuity.observe(item, result)
+
+
+def harvest_now(state: RunState, scheduler: CheckpointScheduler) -> None:
+    """Apply every finished checkpoint; never waits for a running one."""
+    for harvest in scheduler.harvest():
+        apply_harvest(state, harvest)
+
+
+async def drive(state: RunState, scheduler: CheckpointScheduler) -> None:
+    """Operator turns until convergence (all subgoals done, a finish claim), a stop, or a budget.
+
+    Always runs at least one turn when budget and time allow (a send-back must reach the operator).
+    """
+    first = True
+    while True:
+        harvest_now(state, scheduler)
+        for harvest in await scheduler.spawn_ready():
+            apply_harvest(state, harvest)
+        if state.stop or not state.budget_left:
+            return
+        if state.deadline_passed():
+            state.stop = "time budget exhausted"
+            return
+        if not first and state.plan.all_done:
+            return
+        first = False
+        if await operator_turn(state, scheduler):
+            state.finish_claimed = True
+            return

@@ -1,0 +1,128 @@
+"""The run outcome on three axes and the test tally (the current verdict of each declared item)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from pytest_artemis.contracts import (
+    CheckItem,
+    CheckVerdict,
+    Execution,
+    InfraFailure,
+    ItemSummary,
+    RunOutcome,
+    TaskResult,
+    TestTally,
+    Usage,
+)
+from pytest_artemis.plan import Plan
+
+from .verdicts import current_verdicts
+
+
+def tally(items: Sequence[CheckItem], ledger: Sequence[CheckVerdict], *, default_reason: str) -> TestTally:
+    """Count the current verdict of every item; an item never judged is ``unchecked``."""
+    current = current_verdicts(ledger)
+    counts = {"passed": 0, "failed": 0, "inconclusive": 0, "unchecked": 0}
+    summaries: list[ItemSummary] = []
+    for item in items:
+        verdict = current.get(item.key)
+        status = verdict.status if verdict else "unchecked"
+        counts[status] = counts.get(status, 0) + 1
+        summaries.append(
+            ItemSummary(
+                text=item.text,
+                kind=item.kind,
+                when=item.when,
+                status=status,
+                evidence=verdict.evidence if verdict else "",
+                reason=verdict.reason if verdict else default_reason,
+            )
+        )
+    return TestTally(
+        passed=counts["passed"],
+        failed=counts["failed"],
+        inconclusive=counts["inconclusive"],
+        unchecked=counts["unchecked"],
+        items=tuple(summaries),
+    )
+
+
+def unmet_verify(items: Sequence[CheckItem], ledger: Sequence[CheckVerdict], plan: Plan | None) -> list[CheckItem]:
+    """Verify items whose current verdict is failed, or whose subgoal is not done at the end."""
+    current = current_verdicts(ledger)
+    open_keys = {s.key for s in plan.subgoals if not s.done} if plan else set()
+    unmet = []
+    for item in items:
+        if item.kind != "verify":
+            continue
+        verdict = current.get(item.key)
+        if (verdict and verdict.status == "failed") or (item.subgoal in open_keys):
+            unmet.append(item)
+    return unmet
+
+
+def task_result(
+    items: Sequence[CheckItem],
+    ledger: Sequence[CheckVerdict],
+    plan: Plan | None,
+    *,
+    blocked_reason: str,
+    unmet_subgoals: Sequence[str],
+    last_finding: str,
+) -> TaskResult:
+    """Completed only when every verify item passed and every subgoal is done; the agent's word never counts.
+
+    ``blocked_reason`` (a breaker, the time budget, a halt) blocks outright.
+    """
+    unmet = unmet_verify(items, ledger, plan)
+    texts = tuple(item.text for item in unmet)
+    if blocked_reason:
+        return TaskResult(status="blocked", reason=blocked_reason, unmet=texts)
+    if unmet:
+        return TaskResult(status="blocked", reason=last_finding or "verify items unmet at the end", unmet=texts)
+    if unmet_subgoals:
+        reason = "final check: not met for the goal: " + "; ".join(unmet_subgoals)
+        return TaskResult(status="blocked", reason=reason)
+    open_subgoals = [s.text for s in plan.subgoals if not s.done] if plan else []
+    if open_subgoals:
+        return TaskResult(status="partial", reason="subgoals still open: " + "; ".join(open_subgoals))
+    current = current_verdicts(ledger)
+    unconfirmed = [i.text for i in items if i.kind == "verify" and _status(current.get(i.key)) != "passed"]
+    if unconfirmed:
+        return TaskResult(status="partial", reason="verify items not confirmed: " + "; ".join(unconfirmed))
+    return TaskResult(status="completed")
+
+
+def _status(verdict: CheckVerdict | None) -> str:
+    return verdict.status if verdict else "unchecked"
+
+
+def build_outcome(
+    *,
+    run_id: str,
+    execution: Execution,
+    task: TaskResult,
+    tests: TestTally,
+    usage: Usage,
+    steps: int,
+    stop_reason: str,
+    device: str,
+    started_at: float,
+    infra: InfraFailure | None = None,
+) -> RunOutcome:
+    """Assemble the outcome; ``finished_at`` is now."""
+    return RunOutcome(
+        run_id=run_id,
+        execution=execution,
+        task=task,
+        tests=tests,
+        usage=usage,
+        steps=steps,
+        stop_reason=stop_reason,
+        infra=infra,
+        device=device,
+        started_at=started_at,
+        finished_at=time.time(),
+    )

@@ -1,0 +1,193 @@
+"""run_task: one call runs a task on a device and returns its RunOutcome; infrastructure failures are
+outcomes (``execution="crashed"``), never exceptions."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from typing import TYPE_CHECKING
+
+from pytest_artemis.agents.planner import ask_plan
+from pytest_artemis.contracts import (
+    ArtemisError,
+    Execution,
+    InfraFailure,
+    InfrastructureError,
+    RunOutcome,
+    TaskSpec,
+)
+from pytest_artemis.device import Device
+from pytest_artemis.models import CallLog, ModelContextExceeded, ModelOutputInvalid, ModelSet
+from pytest_artemis.plan import Plan, PlanSyntaxError, Subgoal, parse_plan, place_checks, plan_check_items
+from pytest_artemis.probes import run_probe_check
+from pytest_artemis.store.journal import RUN_FILE, RunHeader, RunJournal
+
+from .checkpoints import CheckpointScheduler
+from .config import RunConfig
+from .judging import checkpoint_judge
+from .loop import drive
+from .observer import NullObserver, RunObserver
+from .outcome import build_outcome, tally, task_result
+from .settlement import settle
+from .state import RunState
+
+if TYPE_CHECKING:
+    from pytest_artemis.device.ocr import OcrEngine
+
+
+def read_header(journal: RunJournal) -> RunHeader:
+    """The header the journal was created with (its first ``run.jsonl`` line)."""
+    with open(journal.dir / RUN_FILE, encoding="utf-8") as handle:
+        return RunHeader.model_validate_json(handle.readline())
+
+
+def run_task(
+    spec: TaskSpec,
+    device: Device,
+    models: ModelSet,
+    config: RunConfig,
+    journal: RunJournal,
+    *,
+    observer: RunObserver | None = None,
+    ocr: OcrEngine | None = None,
+) -> RunOutcome:
+    """Run ``spec`` to its outcome (blocking). See ``run_task_async``.
+
+    Called from inside a running event loop, the run gets its own loop in a worker thread.
+    """
+    coro = run_task_async(spec, device, models, config, journal, observer=observer, ocr=ocr)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="artemis-run") as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+async def run_task_async(
+    spec: TaskSpec,
+    device: Device,
+    models: ModelSet,
+    config: RunConfig,
+    journal: RunJournal,
+    *,
+    observer: RunObserver | None = None,
+    ocr: OcrEngine | None = None,
+) -> RunOutcome:
+    """Plan, operate, check and settle; close ``journal`` with the outcome and return it.
+
+    Device and model-provider failures end the run as ``crashed`` with ``infra`` set; a cancellation
+    (KeyboardInterrupt) closes the journal as ``interrupted`` and propagates.
+    """
+    header = read_header(journal)
+    state = RunState(spec=spec, config=config, device=device, models=models, journal=journal,
+                     observer=observer or NullObserver(), header=header, calls=CallLog(header.run_id), ocr=ocr)
+    state.calls = CallLog(header.run_id, state.count_call)
+    state.breakers.__init__(same_finding_limit=config.same_finding_limit, no_effect_limit=config.no_effect_limit)
+    scheduler = CheckpointScheduler(checkpoint_judge(state), concurrency=config.check_concurrency,
+                                    timeout_s=config.check_timeout_s)
+    execution: Execution = "finished"
+    infra: InfraFailure | None = None
+    try:
+        state.observer.on_start(header)
+        await _prepare(state)
+        while True:
+            await drive(state, scheduler)
+            if not await settle(state, scheduler):
+                break
+    except (InfrastructureError, ModelContextExceeded) as exc:
+        execution, infra = "crashed", _infra(exc, getattr(exc, "infra_kind", "model"))
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        await _cancel(scheduler)
+        _close(state, "interrupted", None)
+        raise
+    except Exception as exc:  # a harness bug still ends as a recorded, closed run (ERROR), not a traceback
+        execution, infra = "crashed", _infra(exc, "harness")
+    if execution == "crashed":
+        await _cancel(scheduler)
+    return _close(state, execution, infra)
+
+
+def _infra(exc: BaseException, kind: str) -> InfraFailure:
+    return InfraFailure(kind=kind if kind in ("device", "model") else "harness",  # type: ignore[arg-type]
+                        error_class=type(exc).__name__, message=str(exc)[:2000])
+
+
+async def _cancel(scheduler: CheckpointScheduler) -> None:
+    await asyncio.shield(scheduler.cancel_all())
+
+
+def _stop_reason(state: RunState, execution: Execution, infra: InfraFailure | None) -> str:
+    if infra is not None:
+        return f"crashed: {infra.kind} ({infra.error_class})"
+    if execution == "interrupted":
+        return "interrupted"
+    if state.stop:
+        return state.stop
+    if state.finish_claimed:
+        return "finish claimed"
+    if state.plan.all_done:
+        return "all subgoals done"
+    return "step budget exhausted"
+
+
+def _close(state: RunState, execution: Execution, infra: InfraFailure | None) -> RunOutcome:
+    """Compute the outcome, write it (closing the journal) and tell the observer."""
+    checks_on = state.config.checks_enabled
+    items = state.all_items()
+    tests = tally(items, state.ledger, default_reason="never judged" if checks_on else "checks disabled")
+    blocked = state.stop or (f"infrastructure failure: {infra.error_class}" if infra else "") or \
+        ("interrupted" if execution == "interrupted" else "")
+    task = task_result(items, state.ledger, state.plan, blocked_reason=blocked,
+                       unmet_subgoals=state.unmet_subgoals, last_finding=state.last_finding)
+    outcome = build_outcome(
+        run_id=state.run_id, execution=execution, task=task, tests=tests, usage=state.usage,
+        steps=len(state.steps), stop_reason=_stop_reason(state, execution, infra), device=state.device.serial,
+        started_at=state.started_at, infra=infra,
+    )
+    if not state.journal.closed:
+        state.journal.close(outcome)
+    state.observer.on_finish(outcome)
+    return outcome
+
+
+async def _prepare(state: RunState) -> None:
+    """Launch the app, take the vacuity baselines, and have the planner write the first plan."""
+    if state.spec.app:
+        await asyncio.to_thread(state.device.launch, state.spec.app)
+    if state.config.checks_enabled:
+        for item in state.user_items:
+            if item.probe is not None:
+                result, judgement = await asyncio.to_thread(run_probe_check, state.device, item.probe)
+                held = judgement.passed and judgement.conclusive
+                state.vacuity.baseline(item, result, held)
+                state.journal.append_event("vacuity_baseline", item=item.text, held=held,
+                                           evidence=judgement.evidence)
+    state.set_plan(await _first_plan(state))
+    if state.config.checks_enabled:
+        user_keys = {i.key for i in state.user_items}
+        state.planner_items = tuple(i for i in plan_check_items(state.plan, known=state.user_items)
+                                    if i.key not in user_keys)
+
+
+async def _first_plan(state: RunState) -> Plan:
+    """The planner's plan, parsed (one re-ask on a syntax error; else the goal as the only subgoal),
+    with the user's checks placed (or every check line removed when checks are off)."""
+    checks_on = state.config.checks_enabled
+    note = ""
+    plan: Plan | None = None
+    for _ in range(2):
+        try:
+            text = await ask_plan(state.models.planner, state.calls, goal=state.spec.goal, app=state.spec.app,
+                                  items=state.user_items, checks_enabled=checks_on, note=note)
+            plan = parse_plan(text)
+            break
+        except (PlanSyntaxError, ModelOutputInvalid) as exc:
+            note = str(exc)
+    if plan is None or not plan.subgoals:
+        state.journal.append_event("planner_fallback", reason=note or "empty plan")
+        plan = Plan(subgoals=(Subgoal(text=state.spec.goal),), task_checks=plan.task_checks if plan else ())
+    return place_checks(plan, state.user_items) if checks_on else plan.without_checks()
+
+
+__all__ = ["ArtemisError", "read_header", "run_task", "run_task_async"]

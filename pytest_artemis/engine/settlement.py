@@ -1,0 +1,148 @@
+"""Exit settlement: the barrier over running checks, then the final check against the original goal."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+
+from pytest_artemis.contracts import CheckItem, CheckVerdict
+from pytest_artemis.device.perception import perceive
+from pytest_artemis.models import ImagePart
+from pytest_artemis.plan import normalize_text
+
+from .checkpoints import CheckpointScheduler
+from .harvest import apply_harvest, finding_text, note_verdicts
+from .judging import judge_history, model_verdicts, probe_verdict
+from .outcome import unmet_verify
+from .state import RunState
+from .verdicts import blanket, current_verdicts, make_verdict
+
+FINAL = "final"
+
+
+def _needs_judging(verdict: CheckVerdict | None) -> bool:
+    """A complete item is judged at exit only when the ledger holds nothing but a settlement placeholder."""
+    return verdict is None or (verdict.source == "settlement" and verdict.status == "unchecked")
+
+
+async def settle(state: RunState, scheduler: CheckpointScheduler) -> bool:
+    """Run the exit settlement; returns True when the operator is sent back to repair unmet verify items."""
+    if not scheduler.idle:
+        for harvest in await scheduler.settle(state.config.settle_timeout_s):
+            apply_harvest(state, harvest, reopen=False)
+    if not state.config.final_check:
+        return False
+    state.final_attempts += 1
+    for key in [k for k in state.findings if k.startswith("goal:")]:
+        del state.findings[key]  # the goal findings of the previous final check are replaced below
+    attempt_id = f"{FINAL}#{state.final_attempts}"
+    items = _final_items(state)
+    started = time.time()
+    try:
+        async with asyncio.timeout(state.config.check_timeout_s):
+            verdicts, unmet = await final_check(state, items, attempt_id)
+    except TimeoutError:
+        verdicts, unmet = _failed_open(items, attempt_id, started, f"final check timeout after "
+                                                                   f"{state.config.check_timeout_s:g}s"), ()
+    except Exception as exc:  # fail-open: the final check failing lets the run end, recorded inconclusive
+        verdicts, unmet = _failed_open(items, attempt_id, started, f"final check error: {type(exc).__name__}"), ()
+    note_verdicts(state, verdicts)
+    state.unmet_subgoals = unmet
+    return send_back(state)
+
+
+def _final_items(state: RunState) -> tuple[CheckItem, ...]:
+    """What the final check judges: every ``end`` item and every never-checked ``complete`` item."""
+    current = current_verdicts(state.ledger)
+    return tuple(i for i in state.all_items() if i.when == "end" or _needs_judging(current.get(i.key)))
+
+
+def _failed_open(items: Sequence[CheckItem], attempt_id: str, started: float, reason: str) -> list[CheckVerdict]:
+    return list(blanket(items, status="inconclusive", reason=reason, source="model", attempt_id=attempt_id,
+                        checkpoint_id=FINAL, anchor_step=None, started_at=started))
+
+
+async def final_check(
+    state: RunState, items: Sequence[CheckItem], attempt_id: str
+) -> tuple[list[CheckVerdict], tuple[str, ...]]:
+    """``end`` items on the final state; never-checked ``complete`` items from history near their anchor
+    only (never from the live screen), else ``unchecked``; the goal itself by the final checker entry."""
+    verdicts: list[CheckVerdict] = []
+    for anchor, group in _by_anchor(state, [i for i in items if i.when == "complete"]).items():
+        if anchor is None:
+            verdicts += [_no_evidence(i, attempt_id) for i in group]
+        else:
+            verdicts += await judge_history(state, group, attempt_id=attempt_id, checkpoint_id=FINAL,
+                                            anchor=anchor, reason="judged at exit from the anchored history")
+    end_items = [i for i in items if i.when == "end"]
+    for item in end_items:
+        if item.probe is not None:
+            verdicts.append(await probe_verdict(state, item, attempt_id=attempt_id, checkpoint_id=FINAL,
+                                                anchor_step=len(state.steps) or None))
+    screen = await asyncio.to_thread(perceive, state.device, ocr=state.ocr)
+    image = ImagePart(screen.model_image(state.config.image_max_side))
+    judged, unmet = await model_verdicts(
+        state, [i for i in end_items if i.probe is None], entry="final", attempt_id=attempt_id,
+        checkpoint_id=FINAL, anchor_step=len(state.steps) or None,
+        history=tuple(f"step {s.step}: {s.decision}" for s in state.steps[-state.config.history_window:]),
+        images=(image,), screen=screen.view, note=_ledger_note(state) + "\nThe final screen is attached.",
+    )
+    return verdicts + judged, unmet
+
+
+def _by_anchor(state: RunState, items: Sequence[CheckItem]) -> dict[int | None, list[CheckItem]]:
+    """Group items by the step that last completed their subgoal (task-level: the last step)."""
+    groups: dict[int | None, list[CheckItem]] = {}
+    for item in items:
+        anchor = state.anchors.get(item.subgoal) if item.subgoal else (len(state.steps) or None)
+        groups.setdefault(anchor, []).append(item)
+    return groups
+
+
+def _no_evidence(item: CheckItem, attempt_id: str) -> CheckVerdict:
+    return make_verdict(item, status="unchecked", evidence="", source="settlement", attempt_id=attempt_id,
+                        checkpoint_id=FINAL, anchor_step=None, started_at=time.time(),
+                        reason="its subgoal was never marked done: no recorded evidence")
+
+
+def _ledger_note(state: RunState) -> str:
+    current = current_verdicts(state.ledger)
+    lines = [f"- {v.kind}: {v.item_text}: {v.status}" for v in current.values() if v.when == "complete"]
+    return "Ledger (already judged, for context only):\n" + "\n".join(lines) if lines else ""
+
+
+def send_back(state: RunState) -> bool:
+    """Send the operator back with findings when verify items (never asserts) are unmet and attempts,
+    steps and time remain; reopens the subgoals concerned."""
+    unmet = unmet_verify(state.all_items(), state.ledger, state.plan)
+    if not unmet and not state.unmet_subgoals:
+        return False
+    if (state.final_attempts >= state.config.final_check_max_attempts or not state.budget_left
+            or state.stop or state.deadline_passed()):
+        return False
+    current = current_verdicts(state.ledger)
+    plan = state.plan
+    reopen: set[str] = set()
+    for item in unmet:
+        verdict = current.get(item.key)
+        failed = verdict is not None and verdict.status == "failed"
+        state.findings[item.key] = finding_text(verdict) if failed and verdict else \
+            f"verify not met: {item.text} (its subgoal is not done)"
+        reopen.update([item.subgoal] if item.subgoal else [])
+    wanted = {normalize_text(t).casefold() for t in state.unmet_subgoals}
+    for subgoal in plan.subgoals:
+        if subgoal.text.casefold() in wanted:
+            reopen.add(subgoal.key)
+            state.findings[f"goal:{subgoal.key}"] = f"final check: not achieved for the goal: {subgoal.text}"
+    for key in reopen:
+        found = plan.subgoal(key)
+        if found is not None and found.done:
+            plan = plan.with_status(key, "reopened")
+    if plan != state.plan:
+        state.set_plan(plan)
+    state.turn_kind = "final_repair"
+    state.finish_claimed = False
+    state.journal.append_event("final_send_back", attempt=state.final_attempts, unmet=[i.text for i in unmet],
+                               unmet_subgoals=list(state.unmet_subgoals))
+    return True

@@ -1,0 +1,122 @@
+"""RunState: the one typed, mutable record of a run in progress (mirrors what the journal holds)."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pytest_artemis.contracts import (
+    CheckItem,
+    CheckVerdict,
+    ModelCallRecord,
+    StepRecord,
+    TaskSpec,
+    TurnKind,
+    Usage,
+)
+from pytest_artemis.device import Device
+from pytest_artemis.models import CallLog, ModelSet
+from pytest_artemis.plan import Plan, plan_check_items, render_plan
+from pytest_artemis.store.journal import RunHeader, RunJournal
+
+from .breakers import Breakers
+from .config import RunConfig
+from .observer import RunObserver
+from .vacuity import Vacuity
+
+if TYPE_CHECKING:
+    from pytest_artemis.device.ocr import OcrEngine
+
+
+@dataclass
+class RunState:
+    """Everything the engine knows about the run; every change that matters is journaled as it happens."""
+
+    spec: TaskSpec
+    config: RunConfig
+    device: Device
+    models: ModelSet
+    journal: RunJournal
+    observer: RunObserver
+    header: RunHeader
+    calls: CallLog
+    ocr: OcrEngine | None = None
+    started_at: float = field(default_factory=time.time)
+    plan: Plan = field(default_factory=Plan)
+    plan_version: int = 0
+    planner_items: tuple[CheckItem, ...] = ()
+    steps: list[StepRecord] = field(default_factory=list)
+    ledger: list[CheckVerdict] = field(default_factory=list)
+    findings: dict[str, str] = field(default_factory=dict)
+    """Item key → the finding shown to the operator until a later verdict on the item passes."""
+    anchors: dict[str, int] = field(default_factory=dict)
+    """Subgoal key → the step that last marked it done."""
+    repairs: Counter[str] = field(default_factory=Counter)
+    vacuity: Vacuity = field(default_factory=Vacuity)
+    breakers: Breakers = field(default_factory=lambda: Breakers(same_finding_limit=3, no_effect_limit=4))
+    stop: str = ""
+    """Why the run must end as blocked (breaker, time budget, halt policy); empty while it may go on."""
+    finish_claimed: bool = False
+    unmet_subgoals: tuple[str, ...] = ()
+    last_finding: str = ""
+    final_attempts: int = 0
+    turn_kind: TurnKind = "act"
+    usage: Usage = field(default_factory=Usage)
+
+    @property
+    def run_id(self) -> str:
+        return self.header.run_id
+
+    @property
+    def max_steps(self) -> int:
+        return self.spec.max_steps or self.config.max_steps
+
+    @property
+    def budget_left(self) -> bool:
+        return len(self.steps) < self.max_steps
+
+    @property
+    def user_items(self) -> tuple[CheckItem, ...]:
+        return self.spec.checks
+
+    @property
+    def plan_text(self) -> str:
+        return render_plan(self.plan)
+
+    def deadline_passed(self) -> bool:
+        return self.config.deadline is not None and time.time() >= self.config.deadline
+
+    def plan_items(self) -> tuple[CheckItem, ...]:
+        """The check items of the current plan, user items keeping their identity (and probes)."""
+        known = self.user_items + self.planner_items
+        return plan_check_items(self.plan, known=known, origin="operator")
+
+    def all_items(self) -> tuple[CheckItem, ...]:
+        """Every item the tally reports: plan items, user items (even if unplaced), items with verdicts."""
+        items: dict[str, CheckItem] = {}
+        for item in self.plan_items() + self.user_items:
+            items.setdefault(item.key, item)
+        return tuple(items.values())
+
+    def set_plan(self, plan: Plan) -> None:
+        """Adopt a new plan and store it as the next plan version."""
+        self.plan = plan
+        self.plan_version = self.journal.write_plan(render_plan(plan))
+
+    def record_verdict(self, verdict: CheckVerdict) -> None:
+        """Append a verdict to the ledger (journal first), then tell the observer."""
+        self.journal.append_verdict(verdict)
+        self.ledger.append(verdict)
+        self.observer.on_verdict(verdict)
+
+    def record_step(self, step: StepRecord) -> None:
+        self.journal.append_step(step)
+        self.steps.append(step)
+        self.observer.on_step(step)
+
+    def count_call(self, record: ModelCallRecord) -> None:
+        """CallLog sink: journal every model call and sum its usage."""
+        self.journal.append_model_call(record)
+        self.usage = self.usage.add(record)

@@ -1,0 +1,89 @@
+"""Per-run call diagnostics: numbers every model call and forwards its record (failures included)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pytest_artemis.contracts import CallStatus, ModelCallRecord, Role, Usage
+
+
+@dataclass
+class CallFacts:
+    """What one ``complete()`` call observed, before the log gives it a run id and a sequence number.
+
+    Only enums, counts and usage: never prompt text, images, model output or keys.
+    """
+
+    role: Role
+    model: str
+    status: CallStatus = "ok"
+    finish_reason: str | None = None
+    stream: bool = False
+    stream_complete: bool | None = None
+    arguments_complete: bool | None = None
+    http_status: int | None = None
+    retries: int = 0
+    reasks: int = 0
+    latency_ms: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None
+    scripted: bool = False
+
+
+class CallLog:
+    """Assigns ``seq`` (1, 2, …) to the calls of one run and forwards each record to ``sink``.
+
+    Thread-safe: the operator and concurrent checkers may log at once. An exception from ``sink`` (for
+    example a journal that cannot be written) propagates out of the model call, so a reply whose
+    diagnostics were not recorded is never handed on to be executed.
+    """
+
+    def __init__(self, run_id: str, sink: Callable[[ModelCallRecord], None] | None = None):
+        self.run_id = run_id
+        self._sink = sink
+        self._lock = threading.Lock()
+        self._records: list[ModelCallRecord] = []
+
+    def log(self, facts: CallFacts) -> ModelCallRecord:
+        """Number ``facts``, keep the record and hand it to the sink."""
+        with self._lock:
+            record = ModelCallRecord(
+                run_id=self.run_id,
+                seq=len(self._records) + 1,
+                role=facts.role,
+                model=facts.model,
+                status=facts.status,
+                finish_reason=facts.finish_reason,
+                stream=facts.stream,
+                stream_complete=facts.stream_complete,
+                arguments_complete=facts.arguments_complete,
+                http_status=facts.http_status,
+                retries=facts.retries,
+                reasks=facts.reasks,
+                latency_ms=round(facts.latency_ms, 3),
+                prompt_tokens=facts.prompt_tokens,
+                completion_tokens=facts.completion_tokens,
+                cost_usd=facts.cost_usd,
+                scripted=facts.scripted,
+            )
+            self._records.append(record)
+            if self._sink is not None:
+                self._sink(record)
+        return record
+
+    @property
+    def records(self) -> tuple[ModelCallRecord, ...]:
+        """Every record logged so far, in sequence order."""
+        with self._lock:
+            return tuple(self._records)
+
+    @property
+    def usage(self) -> Usage:
+        """Tokens and cost per role over the logged calls (unknown cost stays unknown)."""
+        usage = Usage()
+        for record in self.records:
+            usage = usage.add(record)
+        return usage

@@ -1,0 +1,305 @@
+"""``LiteLLMModel``: any litellm provider, with honest terminal evidence, bounded retries, usage and cost.
+
+litellm is imported on the first real call, never at import time (it is slow and heavy).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from pytest_artemis.contracts import Role
+
+from .base import ChatMessage, ModelReply, RequestContext
+from .calls import CallFacts, CallLog
+from .errors import ModelRequestsBlocked, ModelUnavailable
+from .flow import ask_until_valid, logged_call
+from .parsing import RawOutput
+from .provider_errors import map_provider_error, retry_delay
+
+T = TypeVar("T", bound=BaseModel)
+
+_block_lock = threading.Lock()
+_block_depth = 0
+
+
+@contextmanager
+def block_model_requests() -> Iterator[None]:
+    """Within this block every ``LiteLLMModel`` call raises ``ModelRequestsBlocked`` before any I/O."""
+    global _block_depth
+    with _block_lock:
+        _block_depth += 1
+    try:
+        yield
+    finally:
+        with _block_lock:
+            _block_depth -= 1
+
+
+def model_requests_allowed() -> bool:
+    """False inside ``block_model_requests()`` or when ``ARTEMIS_ALLOW_MODEL_REQUESTS`` is 0/false/no."""
+    env = os.environ.get("ARTEMIS_ALLOW_MODEL_REQUESTS", "1").strip().lower()
+    return _block_depth == 0 and env not in ("0", "false", "no", "off")
+
+
+@dataclass
+class _Spent:
+    """Usage of one HTTP exchange that reached the model."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None
+
+
+class LiteLLMModel:
+    """A model served through litellm (``openai/gpt-4o``, ``anthropic/…``, or ``openai/NAME`` with
+    ``api_base`` for any OpenAI-compatible server).
+
+    Structured output is requested as a JSON schema and validated by us from the message content.
+    Transient failures (408/409/429/5xx, timeouts, connection errors) are retried up to ``max_retries``
+    times with backoff (honouring ``retry-after``), all within ``budget_s`` seconds per call; invalid output
+    is re-asked up to ``reasks`` times. Cost comes from litellm's price map or from the given per-token
+    prices (both needed); when neither knows the price the cost is ``None``, never a made-up zero.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_base: str | None = None,
+        api_key: str | None = None,
+        max_retries: int = 2,
+        timeout_s: float = 60,
+        budget_s: float = 180,
+        stream: bool = False,
+        reasks: int = 1,
+        input_cost_per_token: float | None = None,
+        output_cost_per_token: float | None = None,
+        temperature: float | None = 0.0,
+    ):
+        self.name = model
+        self.api_base = api_base
+        self._api_key = api_key
+        self.max_retries = max_retries
+        self.timeout_s = timeout_s
+        self.budget_s = budget_s
+        self.stream = stream
+        self.reasks = reasks
+        self.input_cost_per_token = input_cost_per_token
+        self.output_cost_per_token = output_cost_per_token
+        self.temperature = temperature
+
+    def __repr__(self) -> str:
+        # The API key is deliberately absent.
+        return f"LiteLLMModel({self.name!r}, api_base={self.api_base!r}, stream={self.stream})"
+
+    async def complete(
+        self,
+        role: Role,
+        messages: Sequence[ChatMessage],
+        schema: type[T],
+        *,
+        context: RequestContext | None = None,
+        calls: CallLog | None = None,
+    ) -> ModelReply[T]:
+        """Ask the provider; see ``Model.complete``. ``context`` is not sent (the messages carry it)."""
+        if not model_requests_allowed():
+            raise ModelRequestsBlocked(
+                f"real model requests are blocked; refused a {role} call to {self.name!r}"
+            )
+        litellm = _litellm()
+        facts = CallFacts(role=role, model=self.name, stream=self.stream, cost_usd=0.0)
+        deadline = time.monotonic() + self.budget_s
+
+        async def attempt(history: Sequence[ChatMessage], reask: int) -> RawOutput:
+            return await self._with_retries(litellm, history, schema, facts, deadline)
+
+        return await logged_call(
+            facts, calls, lambda: ask_until_valid(attempt, messages, schema, reasks=self.reasks, facts=facts)
+        )
+
+    async def _with_retries(
+        self,
+        litellm: ModuleType,
+        history: Sequence[ChatMessage],
+        schema: type[BaseModel],
+        facts: CallFacts,
+        deadline: float,
+    ) -> RawOutput:
+        """One request, retried on transient provider errors while retries and budget remain."""
+        import openai  # litellm's own dependency; its error classes are the base of litellm's
+
+        kwargs = self._request(history, schema)
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ModelUnavailable(
+                    f"{facts.role} model {self.name!r}: call budget exhausted", status="timeout"
+                )
+            try:
+                async with asyncio.timeout(remaining):
+                    raw, spent = await self._exchange(litellm, kwargs, min(self.timeout_s, remaining))
+            except TimeoutError:
+                raise ModelUnavailable(
+                    f"{facts.role} model {self.name!r}: call budget of {self.budget_s}s exhausted "
+                    f"after {facts.retries} retries",
+                    status="timeout",
+                ) from None
+            except openai.APIError as error:
+                failure = map_provider_error(error, model=self.name, role=facts.role, retries=facts.retries)
+                delay = retry_delay(error, facts.retries)
+                if delay is None or facts.retries >= self.max_retries or delay >= deadline - time.monotonic():
+                    raise failure from None  # the provider's text may echo request content: not chained
+                facts.retries += 1
+                await asyncio.sleep(delay)
+                continue
+            _add_spent(facts, spent)
+            facts.http_status = 200
+            return raw
+
+    def _request(self, history: Sequence[ChatMessage], schema: type[BaseModel]) -> dict[str, object]:
+        kwargs: dict[str, object] = {
+            "model": self.name,
+            "messages": [_wire(message) for message in history],
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": schema.__name__,
+                    "schema": schema.model_json_schema(),
+                    "strict": False,
+                },
+            },
+            # Retries are ours (counted, budgeted); litellm's num_retries is never used.
+            "max_retries": 0,
+            "stream": self.stream,
+        }
+        if self.stream:
+            kwargs["stream_options"] = {"include_usage": True}
+        if self.api_base is not None:
+            kwargs["api_base"] = self.api_base
+        if self._api_key is not None:
+            kwargs["api_key"] = self._api_key
+        if self.temperature is not None:
+            kwargs["temperature"] = self.temperature
+        return kwargs
+
+    async def _exchange(
+        self, litellm: ModuleType, kwargs: dict[str, object], timeout: float
+    ) -> tuple[RawOutput, _Spent]:
+        if self.stream:
+            return await self._collect(litellm, await litellm.acompletion(timeout=timeout, **kwargs))
+        received = _ReceivedFinish()
+        response = await litellm.acompletion(timeout=timeout, logger_fn=received, **kwargs)
+        choice = response.choices[0]
+        finish = received.reason if received.seen else choice.finish_reason
+        spent = self._spent(litellm, response, getattr(response, "usage", None))
+        return RawOutput(content=choice.message.content, finish_reason=finish), spent
+
+    async def _collect(self, litellm: ModuleType, stream: object) -> tuple[RawOutput, _Spent]:
+        """Assemble a stream ourselves, noting whether a finish reason arrived and whether it broke off."""
+        import openai
+
+        parts: list[str] = []
+        finish: str | None = None
+        usage = None
+        broken = False
+        try:
+            async for chunk in stream:  # type: ignore[attr-defined]
+                for choice in chunk.choices:
+                    if choice.delta is not None and choice.delta.content:
+                        parts.append(choice.delta.content)
+                    if choice.finish_reason:
+                        finish = choice.finish_reason
+                usage = getattr(chunk, "usage", None) or usage
+        except (openai.APIError, OSError):
+            # A stream that breaks off mid-way is a failed call, never retried: what arrived is judged as is.
+            broken = True
+        spent = self._spent(litellm, None, usage) if usage is not None else _Spent()
+        raw = RawOutput(
+            content="".join(parts),
+            finish_reason=finish,
+            stream=True,
+            stream_complete=finish is not None and not broken,
+        )
+        return raw, spent
+
+    def _spent(self, litellm: ModuleType, response: object | None, usage: object | None) -> _Spent:
+        if usage is None:
+            return _Spent()
+        prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion = int(getattr(usage, "completion_tokens", 0) or 0)
+        return _Spent(prompt, completion, self._cost(litellm, response, prompt, completion))
+
+    def _cost(
+        self, litellm: ModuleType, response: object | None, prompt: int, completion: int
+    ) -> float | None:
+        if self.input_cost_per_token is not None and self.output_cost_per_token is not None:
+            return prompt * self.input_cost_per_token + completion * self.output_cost_per_token
+        hidden = getattr(response, "_hidden_params", None) or {}
+        if hidden.get("response_cost") is not None:
+            return float(hidden["response_cost"])
+        try:
+            prompt_cost, completion_cost = litellm.cost_per_token(
+                model=self.name, prompt_tokens=prompt, completion_tokens=completion
+            )
+        except Exception:  # noqa: BLE001 — litellm raises assorted errors for unmapped models
+            return None  # unknown price: recorded as unknown, never as zero
+        return float(prompt_cost) + float(completion_cost)
+
+
+class _ReceivedFinish:
+    """litellm ``logger_fn`` that notes the finish reason of the raw OpenAI-style body as received.
+
+    litellm's response object reports ``finish_reason="stop"`` when the provider sent none, so the rebuilt
+    response cannot be trusted. Only the finish reason is read; nothing of the payload is kept.
+    """
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.reason: str | None = None
+
+    def __call__(self, details: dict[str, object]) -> None:
+        if details.get("log_event_type") != "post_api_call":
+            return
+        body = details.get("original_response")
+        try:
+            data = json.loads(body) if isinstance(body, str | bytes) else body
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return
+        choices = data.get("choices") if isinstance(data, dict) else None
+        if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+            reason = choices[0].get("finish_reason")
+            self.seen, self.reason = True, reason if isinstance(reason, str) else None
+
+
+def _add_spent(facts: CallFacts, spent: _Spent) -> None:
+    facts.prompt_tokens += spent.prompt_tokens
+    facts.completion_tokens += spent.completion_tokens
+    if facts.cost_usd is not None:
+        facts.cost_usd = None if spent.cost_usd is None else facts.cost_usd + spent.cost_usd
+
+
+def _wire(message: ChatMessage) -> dict[str, object]:
+    """An OpenAI-style message; images become ``image_url`` parts with ``data:`` URLs."""
+    if not message.images:
+        return {"role": message.role, "content": message.text}
+    parts: list[dict[str, object]] = [{"type": "text", "text": message.text}]
+    parts += [{"type": "image_url", "image_url": {"url": image.data_url()}} for image in message.images]
+    return {"role": message.role, "content": parts}
+
+
+def _litellm() -> ModuleType:
+    import litellm
+
+    litellm.suppress_debug_info = True  # no "Give Feedback" banners in test output
+    return litellm

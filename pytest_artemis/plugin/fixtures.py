@@ -1,0 +1,101 @@
+"""Fixtures: ``artemis_device`` (session lease) → ``artemis_model`` (overridable) → ``artemis`` (the run)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pytest_artemis.contracts import UsageError
+
+from .junit import init_properties, set_properties
+from .lease import LeaseError, farm_key, worker_id
+from .markers import item_spec, probe_table_key, spec_key
+from .options import ArtemisOptions, options_key
+from .outcomes import raise_in_setup
+from .result import Artemis
+from .runner import artifacts_dir_for, run_for_item
+
+if TYPE_CHECKING:
+    from pytest_artemis.device.base import Device
+    from pytest_artemis.models import ModelSet
+
+
+@pytest.fixture(scope="session")
+def artemis_device(pytestconfig: pytest.Config) -> Device:
+    """The device this process leased for the whole session (``--artemis-device``, or a farm plugin's
+    ``pytest_artemis_lease_device``). With ``sim``/``sim:N`` the simulated phones are started here (or
+    once by the xdist controller) and stopped at the end of the session."""
+    hook = pytestconfig.hook
+    leased = hook.pytest_artemis_lease_device(config=pytestconfig, worker_id=worker_id(pytestconfig))
+    if leased is not None:
+        return leased
+    try:
+        return pytestconfig.stash[farm_key].device(probes=pytestconfig.stash[probe_table_key])
+    except LeaseError as exc:
+        pytest.fail(f"ERROR: infrastructure failure (device) {type(exc).__name__}: {exc}", pytrace=False)
+    except UsageError as exc:
+        pytest.fail(f"ERROR: {exc}", pytrace=False)
+
+
+def model_set(options: ArtemisOptions) -> ModelSet:
+    """Per-role LiteLLM models from the options; a usage error naming the option when one is missing."""
+    roles = {
+        "planner": options.planner_model or options.model,
+        "operator": options.operator_model or options.model,
+        "checker": options.checker_model or options.model,
+    }
+    missing = [role for role, name in roles.items() if not name]
+    if missing:
+        raise UsageError(
+            f"no model configured for {', '.join(missing)}: pass --artemis-model=PROVIDER/MODEL (env "
+            "ARTEMIS_MODEL, ini artemis_model) or --artemis-<role>-model, or override the `artemis_model` "
+            "fixture in a conftest (e.g. with pytest_artemis.testing.ScriptedModel)"
+        )
+    from pytest_artemis.models import LiteLLMModel, ModelSet
+
+    built: dict[str, LiteLLMModel] = {}
+    for name in roles.values():
+        if name not in built:
+            built[name] = LiteLLMModel(name, api_base=options.api_base, api_key=options.api_key)  # type: ignore[arg-type]
+    return ModelSet(planner=built[roles["planner"]], operator=built[roles["operator"]],  # type: ignore[index]
+                    checker=built[roles["checker"]])  # type: ignore[index]
+
+
+@pytest.fixture
+def artemis_model(pytestconfig: pytest.Config) -> ModelSet:
+    """The models for planner, operator and checker. Override it in a conftest to plug in your own
+    (``ScriptedModel`` for offline tests)."""
+    try:
+        return model_set(pytestconfig.stash[options_key])
+    except UsageError as exc:
+        pytest.fail(f"ERROR: {exc}", pytrace=False)
+
+
+@pytest.fixture
+def artemis(request: pytest.FixtureRequest, artemis_device: Device, artemis_model: ModelSet) -> Artemis:
+    """Runs the test's ``goal`` (markers) on the leased device in setup and returns the result.
+
+    BLOCKED and ERROR are raised here (setup: JUnit ``<error>``); FAILED and UNCHECKED are applied
+    after the test body. Without a goal marker, use ``artemis.run(goal, checks=[...])`` in the body.
+    """
+    item = request.node
+    options = request.config.stash[options_key]
+    set_properties(item, {"artemis.device": artemis_device.serial})
+    result = Artemis(item, artemis_device, artemis_model, options)
+    try:
+        spec = item.stash[spec_key] if spec_key in item.stash else item_spec(item)
+    except UsageError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    if spec is not None:
+        run = result._record(run_for_item(item, spec, artemis_device, artemis_model, options, when="setup"))
+        raise_in_setup(item, run.judgement)
+    return result
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Append the JUnit properties before any fixture runs (a failed lease still reports them)."""
+    if "artemis" in getattr(item, "fixturenames", ()):
+        options = item.config.stash[options_key]
+        init_properties(item, artifacts_dir_for(options, item.nodeid))

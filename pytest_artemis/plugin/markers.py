@@ -1,0 +1,99 @@
+"""Marker registration and collection-time validation: a bad marker is a collection error for that test."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import pytest
+from _pytest.mark.structures import Mark
+
+from pytest_artemis.spec.markers import MARKER_NAMES, MarkerError, spec_from_marks
+
+if TYPE_CHECKING:
+    from pytest_artemis.contracts import TaskSpec
+    from pytest_artemis.device.probes import ProbeTable
+
+spec_key = pytest.StashKey["TaskSpec | None"]()
+"""The validated TaskSpec of an item (None: the item declares no goal)."""
+probe_table_key = pytest.StashKey["ProbeTable"]()
+"""The session's probe table: the built-ins plus ``pytest_artemis_probe_specs`` kinds."""
+
+MARKER_LINES = (
+    "goal(text, *, app=None, max_steps=None): the goal an artemis run pursues (one per test)",
+    "verify(text, *, when='complete', subgoal=None, probe=None): a completion criterion; "
+    "unmet at the end -> BLOCKED",
+    "assert_(text, *, when='complete', subgoal=None, probe=None): a test assertion; failed -> FAILED",
+)
+
+
+def register_markers(config: pytest.Config) -> None:
+    """Declare the markers so ``--strict-markers`` accepts them."""
+    for line in MARKER_LINES:
+        config.addinivalue_line("markers", line)
+
+
+def build_probe_table(config: pytest.Config) -> ProbeTable:
+    """The built-in probe table extended by every ``pytest_artemis_probe_specs`` implementation."""
+    from pytest_artemis.contracts import UsageError
+    from pytest_artemis.device.probes import DEFAULT_PROBES
+
+    table = DEFAULT_PROBES.copy()
+    for kinds in config.hook.pytest_artemis_probe_specs(config=config):
+        for kind in kinds or ():
+            try:
+                table.register(kind)
+            except UsageError as exc:
+                raise pytest.UsageError(f"pytest_artemis_probe_specs: {exc}") from None
+    return table
+
+
+def artemis_marks(item: pytest.Item) -> list[Mark]:
+    """The item's artemis marks, outer scopes (module, class) first, then the test's own decorators top
+    to bottom (decorators are applied, and stored, bottom-up)."""
+    marks: list[Mark] = []
+    for node in item.listchain():
+        own = [m for m in node.own_markers if m.name in MARKER_NAMES]
+        marks.extend(reversed(own) if node is item else own)
+    return marks
+
+
+def item_spec(item: pytest.Item) -> TaskSpec | None:
+    """The validated spec of an item (raises MarkerError naming the node id)."""
+    return spec_from_marks(item.nodeid, artemis_marks(item), item.config.stash.get(probe_table_key, None))
+
+
+class InvalidMarkers(pytest.Collector):
+    """Stands in for a test whose markers are invalid: collecting it reports the error under its id."""
+
+    def __init__(self, *, message: str, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.message = message
+
+    def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
+        raise self.CollectError(self.message)
+
+
+def validated(
+    collector: pytest.Collector, result: object
+) -> object:
+    """``pytest_pycollect_makeitem`` result with each invalid test replaced by an InvalidMarkers node."""
+    if isinstance(result, pytest.Item):
+        return _checked(collector, result)
+    if isinstance(result, list):
+        return [_checked(collector, r) if isinstance(r, pytest.Item) else r for r in result]
+    return result
+
+
+def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | pytest.Collector:
+    try:
+        item.stash[spec_key] = item_spec(item)
+    except MarkerError as exc:
+        return InvalidMarkers.from_parent(collector, name=item.name, message=f"artemis marker error: {exc}")
+    return item
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pycollect_makeitem(collector: pytest.Collector, name: str, obj: object) -> object:
+    result = yield
+    return validated(collector, result)

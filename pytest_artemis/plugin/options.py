@@ -1,0 +1,246 @@
+"""The ``artemis`` option group: definitions, CLI > ARTEMIS_* env > ini resolution, typed result."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, TypeAlias
+
+import pytest
+
+Source = Literal["cli", "env", "ini", "default"]
+OptionValue: TypeAlias = str | int | float | bool | None
+
+
+@dataclass(frozen=True)
+class OptionDef:
+    """One option: its flag, ini key and env var are all derived from ``name``."""
+
+    name: str
+    help: str
+    kind: Literal["str", "int", "float", "flag", "choice"] = "str"
+    default: OptionValue = None
+    choices: tuple[str, ...] = ()
+    metavar: str | None = None
+    secret: bool = False
+
+    @property
+    def flag(self) -> str:
+        return "--artemis-" + self.name.replace("_", "-")
+
+    @property
+    def ini(self) -> str:
+        return "artemis_" + self.name
+
+    @property
+    def env(self) -> str:
+        return "ARTEMIS_" + self.name.upper()
+
+
+OPTIONS: tuple[OptionDef, ...] = (
+    OptionDef("device", "Device(s) to run on: a serial, a comma list (a pool for -n), `sim` or `sim:N` "
+              "(the built-in simulated phone, N devices).", metavar="SPEC"),
+    OptionDef("adb_server", "ADB server to reach real devices through (remote farms).",
+              default="127.0.0.1:5037", metavar="HOST:PORT"),
+    OptionDef("model", "litellm model for every role, e.g. `openai/gpt-4o`.", metavar="MODEL"),
+    OptionDef("planner_model", "Model for the planner role (overrides --artemis-model).", metavar="MODEL"),
+    OptionDef("operator_model", "Model for the operator role (overrides --artemis-model).", metavar="MODEL"),
+    OptionDef("checker_model", "Model for the checker role (overrides --artemis-model).", metavar="MODEL"),
+    OptionDef("api_base", "Base URL of the model provider (e.g. a local OpenAI-compatible server).",
+              metavar="URL"),
+    OptionDef("api_key", "API key for the model provider; never written to artifacts, reports or logs.",
+              metavar="KEY", secret=True),
+    OptionDef("max_steps", "Step budget of a run when the goal marker sets none.", kind="int", default=30),
+    OptionDef("no_midway_checks", "Do not check subgoals while the agent works (final check only).",
+              kind="flag", default=False),
+    OptionDef("no_final_check", "Skip the final check against the original goal.", kind="flag",
+              default=False),
+    OptionDef("assert_policy", "On a failed `assert_` item: record it and go on, or stop the run.",
+              kind="choice", default="continue", choices=("continue", "halt")),
+    OptionDef("unchecked", "Outcome of a test whose items are unchecked/inconclusive and none failed.",
+              kind="choice", default="xfail", choices=("xfail", "skip", "fail")),
+    OptionDef("artifacts", "Directory for run artifacts (one sub-directory per test).",
+              default=".artemis", metavar="DIR"),
+    OptionDef("ocr", "OCR engine fused into the screen elements.", kind="choice", default="none",
+              choices=("none", "rapidocr", "easyocr")),
+    OptionDef("check_timeout", "Seconds one check may take before it is inconclusive.", kind="float",
+              default=180.0),
+    OptionDef("settle_timeout", "Seconds the exit barrier waits for running checks.", kind="float",
+              default=120.0),
+    OptionDef("time_budget", "Wall-clock seconds per run; the run ends BLOCKED (time budget) cleanly. "
+              "With pytest-timeout the tighter of the two applies.", kind="float"),
+    OptionDef("sim_seed", "Seed of the simulated phone(s) started for `sim`/`sim:N`.", kind="int",
+              default=0),
+)
+OPTIONS_BY_NAME: Mapping[str, OptionDef] = {o.name: o for o in OPTIONS}
+
+
+@dataclass(frozen=True)
+class ArtemisOptions:
+    """The resolved options of a session, with where each value came from."""
+
+    device: str | None
+    adb_server: str
+    model: str | None
+    planner_model: str | None
+    operator_model: str | None
+    checker_model: str | None
+    api_base: str | None
+    api_key: str | None = field(repr=False)
+    max_steps: int
+    no_midway_checks: bool
+    no_final_check: bool
+    assert_policy: Literal["continue", "halt"]
+    unchecked: Literal["xfail", "skip", "fail"]
+    artifacts: Path
+    ocr: Literal["none", "rapidocr", "easyocr"]
+    check_timeout: float
+    settle_timeout: float
+    time_budget: float | None
+    sim_seed: int
+    sources: Mapping[str, Source] = field(default_factory=dict, repr=False)
+
+    def header_lines(self) -> list[str]:
+        """Report-header lines: every option that is not at its default, with its source; secrets masked."""
+        parts = []
+        for opt in OPTIONS:
+            source = self.sources.get(opt.name, "default")
+            if source == "default":
+                continue
+            value = getattr(self, opt.name)
+            shown = "***" if opt.secret else str(value)
+            parts.append(f"{opt.name}={shown} ({source})")
+        return ["artemis: " + (", ".join(parts) if parts else "no options set (defaults)")]
+
+
+options_key = pytest.StashKey[ArtemisOptions]()
+"""The session's resolved options (``config.stash``), set in ``pytest_configure``."""
+
+
+def _convert(opt: OptionDef, raw: str | bool | int | float, origin: str) -> OptionValue:
+    """A raw option value (CLI/env/ini text) as the option's type, or a usage error naming its origin."""
+    if isinstance(raw, bool) or opt.kind not in ("int", "float", "flag", "choice"):
+        return raw
+    text = str(raw).strip()
+    try:
+        if opt.kind == "int":
+            return int(text)
+        if opt.kind == "float":
+            return float(text)
+        if opt.kind == "flag":
+            return _parse_bool(text)
+    except ValueError:
+        raise pytest.UsageError(f"{origin}: {text!r} is not a valid {opt.kind} for {opt.flag}") from None
+    if text not in opt.choices:
+        raise pytest.UsageError(f"{origin}: {text!r} is not one of {', '.join(opt.choices)} for {opt.flag}")
+    return text
+
+
+def _parse_bool(text: str) -> bool:
+    lowered = text.lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off", ""):
+        return False
+    raise ValueError(text)
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """Register the ``artemis`` group and its ini keys (every default is applied at resolution)."""
+    group = parser.getgroup("artemis", "pytest-artemis: agentic device tests")
+    for opt in OPTIONS:
+        help_text = f"{opt.help} [env {opt.env}, ini {opt.ini}]"
+        if opt.kind == "flag":
+            group.addoption(opt.flag, action="store_const", const=True, default=None, dest=opt.ini,
+                            help=help_text)
+        else:
+            group.addoption(opt.flag, action="store", default=None, dest=opt.ini, metavar=opt.metavar,
+                            choices=opt.choices or None, help=help_text)
+        parser.addini(opt.ini, help=opt.help, type="string", default=None)
+
+
+def resolve(
+    cli: Callable[[str], OptionValue],
+    ini: Callable[[str], OptionValue],
+    env: Mapping[str, str],
+) -> ArtemisOptions:
+    """Resolve every option: CLI, then ``ARTEMIS_*`` env, then ini, then the default."""
+    values: dict[str, OptionValue] = {}
+    sources: dict[str, Source] = {}
+    for opt in OPTIONS:
+        value, source = _resolve_one(opt, cli(opt.ini), env.get(opt.env), ini(opt.ini))
+        values[opt.name] = value
+        sources[opt.name] = source
+    values["artifacts"] = Path(str(values["artifacts"]))
+    _check_values(values)
+    return ArtemisOptions(**values, sources=sources)  # type: ignore[arg-type]
+
+
+def _resolve_one(
+    opt: OptionDef, cli: OptionValue, env: str | None, ini: OptionValue
+) -> tuple[OptionValue, Source]:
+    if cli is not None:
+        return _convert(opt, cli, f"command line {opt.flag}"), "cli"
+    if env is not None and env != "":
+        return _convert(opt, env, f"environment {opt.env}"), "env"
+    if ini is not None and ini != "":
+        return _convert(opt, ini, f"ini {opt.ini}"), "ini"
+    return opt.default, "default"
+
+
+def _check_values(values: Mapping[str, OptionValue]) -> None:
+    for name in ("max_steps",):
+        if int(values[name] or 0) < 1:
+            raise pytest.UsageError(f"--artemis-{name.replace('_', '-')} must be at least 1")
+    for name in ("check_timeout", "settle_timeout", "time_budget"):
+        value = values[name]
+        if value is not None and float(value) <= 0:
+            raise pytest.UsageError(f"--artemis-{name.replace('_', '-')} must be positive")
+
+
+def resolve_config(config: pytest.Config) -> ArtemisOptions:
+    """Resolve the options of a pytest session (env read from ``os.environ``)."""
+    return resolve(lambda dest: config.getoption(dest), lambda key: config.getini(key) or None, os.environ)
+
+
+def render_markdown() -> str:
+    """The configuration reference (``docs/configuration.md``), generated from :data:`OPTIONS`."""
+    lines = [
+        "# Configuration reference",
+        "",
+        "<!-- Generated by `python -m pytest_artemis.plugin --markdown`; do not edit by hand. -->",
+        "",
+        "Every option can be given on the command line, as an `ARTEMIS_*` environment variable, or as an",
+        "ini key (`pytest.ini`, `[tool.pytest.ini_options]`). The command line wins over the environment,",
+        "which wins over the ini file. The pytest report header shows each value that is set and where it",
+        "came from (secrets as `***`).",
+        "",
+        "| option | env | ini | default | description |",
+        "|---|---|---|---|---|",
+    ]
+    for opt in OPTIONS:
+        flag = opt.flag + (f"={'|'.join(opt.choices)}" if opt.choices else "")
+        if opt.metavar:
+            flag += f" {opt.metavar}"
+        default = "" if opt.default is None else f"`{opt.default}`"
+        lines.append(f"| `{flag}` | `{opt.env}` | `{opt.ini}` | {default} | {opt.help} |")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m pytest_artemis.plugin --markdown [--output FILE]``."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--markdown", action="store_true", required=True, help="print the reference")
+    parser.add_argument("--output", type=Path, help="write it to this file instead of stdout")
+    args = parser.parse_args(argv)
+    text = render_markdown()
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,214 @@
+"""RunOutcome → pytest outcome (one pure function), and the report hooks that carry the words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+import pytest
+
+from pytest_artemis.contracts import ItemSummary, RunOutcome
+
+Word = Literal["PASSED", "FAILED", "BLOCKED", "ERROR", "UNCHECKED"]
+UncheckedMode = Literal["xfail", "skip", "fail"]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What a run means for its test: the word, the phase that reports it, and the message."""
+
+    word: Word
+    message: str = ""
+
+    @property
+    def phase(self) -> Literal["setup", "call"]:
+        """BLOCKED/ERROR are setup errors (JUnit ``<error>``); FAILED/UNCHECKED are decided in call."""
+        return "setup" if self.word in ("BLOCKED", "ERROR") else "call"
+
+
+def judge(outcome: RunOutcome) -> Judgement:
+    """Map a run outcome onto the DESIGN.md §1 table.
+
+    Precedence: a failed ``assert_`` item (whatever the task status or execution) → FAILED; an
+    infrastructure failure or an unfinished run → ERROR; a task not completed → BLOCKED; any item
+    unchecked or inconclusive → UNCHECKED; else PASSED.
+    """
+    tally = outcome.tests
+    failed_asserts = tally.with_status("failed")
+    failed_asserts = tuple(i for i in failed_asserts if i.kind == "assert")
+    if failed_asserts or (tally.failed and not tally.items):
+        return Judgement("FAILED", _failed_message(outcome, failed_asserts))
+    if outcome.infra is not None or outcome.execution != "finished":
+        return Judgement("ERROR", _error_message(outcome))
+    failed_verify = tally.with_status("failed")
+    if outcome.task.status != "completed" or failed_verify:
+        return Judgement("BLOCKED", _blocked_message(outcome, failed_verify))
+    open_items = tally.with_status("unchecked", "inconclusive")
+    if tally.unchecked or tally.inconclusive:
+        return Judgement("UNCHECKED", _unchecked_message(open_items))
+    return Judgement("PASSED")
+
+
+def _line(item: ItemSummary) -> str:
+    kind = "assert_" if item.kind == "assert" else "verify"
+    when = " (when=end)" if item.when == "end" else ""
+    detail = item.evidence or item.reason or "no evidence recorded"
+    if item.reason and item.evidence and item.reason not in item.evidence:
+        detail = f"{item.evidence} [{item.reason}]"
+    return f"  - {kind} {item.text!r}{when}: {detail}"
+
+
+def _lines(items: Iterable[ItemSummary]) -> str:
+    return "\n".join(_line(i) for i in items)
+
+
+def _failed_message(outcome: RunOutcome, items: tuple[ItemSummary, ...]) -> str:
+    count = len(items) or outcome.tests.failed
+    head = f"FAILED: {count} assertion{'s' if count != 1 else ''} failed"
+    body = _lines(items) if items else "  (no per-item detail recorded)"
+    tail = ""
+    if outcome.infra is not None or outcome.execution != "finished":
+        tail = "\n" + _error_message(outcome).replace("ERROR: ", "the run also ended early: ", 1)
+    return f"{head}\n{body}{tail}"
+
+
+def _error_message(outcome: RunOutcome) -> str:
+    device = f" on device {outcome.device}" if outcome.device else ""
+    if outcome.infra is not None:
+        infra = outcome.infra
+        return (f"ERROR: infrastructure failure ({infra.kind}) {infra.error_class}{device}: {infra.message}")
+    reason = outcome.stop_reason or "no reason recorded"
+    return f"ERROR: run {outcome.execution}{device}: {reason}"
+
+
+def _blocked_message(outcome: RunOutcome, failed_verify: tuple[ItemSummary, ...]) -> str:
+    task = outcome.task
+    reason = task.reason or outcome.stop_reason or "the goal was not reached"
+    lines = [f"BLOCKED: task {task.status}: {reason}"]
+    by_text = {i.text: i for i in outcome.tests.items if i.kind == "verify"}
+    unmet = list(task.unmet) + [i.text for i in failed_verify if i.text not in task.unmet]
+    if unmet:
+        lines.append("unmet criteria:")
+        for text in unmet:
+            item = by_text.get(text)
+            lines.append(_line(item) if item else f"  - verify {text!r}")
+    return "\n".join(lines)
+
+
+def _unchecked_message(items: tuple[ItemSummary, ...]) -> str:
+    count = len(items)
+    head = f"UNCHECKED: {count} item{'s' if count != 1 else ''} could not be confirmed (nothing failed)"
+    return f"{head}\n{_lines(items)}" if items else head
+
+
+def raise_in_call(judgement: Judgement, unchecked: UncheckedMode) -> None:
+    """Raise the call-phase outcome of a judgement (FAILED/UNCHECKED); return for PASSED."""
+    if judgement.word == "FAILED":
+        pytest.fail(judgement.message, pytrace=False)
+    if judgement.word == "UNCHECKED":
+        if unchecked == "skip":
+            pytest.skip(judgement.message)
+        if unchecked == "fail":
+            pytest.fail(judgement.message.replace("UNCHECKED:", "UNCHECKED (strict):", 1), pytrace=False)
+        pytest.xfail(judgement.message)
+    if judgement.phase == "setup":
+        # A run started from the test body (artemis.run) reports BLOCKED/ERROR here, as a failure.
+        pytest.fail(judgement.message, pytrace=False)
+
+
+def worst(judgements: Iterable[Judgement]) -> Judgement | None:
+    """The judgement that decides a test with several runs (FAILED > ERROR > BLOCKED > UNCHECKED)."""
+    ranked = sorted(judgements, key=lambda j: _RANK[j.word])
+    return ranked[0] if ranked else None
+
+
+_RANK: dict[Word, int] = {"FAILED": 0, "ERROR": 1, "BLOCKED": 2, "UNCHECKED": 3, "PASSED": 4}
+
+
+def report_word(
+    judgement: Judgement | None, when: str, outcome: str, wasxfail: bool, ours: bool
+) -> str | None:
+    """The ``artemis.outcome`` word of one report, or None when pytest's own word stands.
+
+    ``ours``: the report's exception was raised by the plugin (not by the test body or a fixture).
+    """
+    if when == "setup" and outcome == "failed":
+        return judgement.word if judgement is not None and ours else "ERROR"
+    if when == "call":
+        if outcome == "failed":
+            return judgement.word if judgement is not None and ours and judgement.word != "UNCHECKED" \
+                else "FAILED"
+        if outcome == "skipped":
+            unchecked = wasxfail and judgement is not None and judgement.word == "UNCHECKED"
+            return "UNCHECKED" if unchecked else None
+        return "PASSED"
+    if when == "teardown" and outcome == "failed":
+        return "ERROR"
+    return None
+
+
+def teststatus(
+    when: str, outcome: str, word: str | None, wasxfail: bool
+) -> tuple[str, str, tuple[str, dict[str, bool]]] | None:
+    """``pytest_report_teststatus`` answer: our word inside pytest's own category, or None."""
+    if word == "BLOCKED" and when == "setup" and outcome == "failed":
+        return "error", "B", ("BLOCKED", {"red": True, "bold": True})
+    if word == "BLOCKED" and when == "call" and outcome == "failed":
+        return "failed", "B", ("BLOCKED", {"red": True, "bold": True})
+    if word == "UNCHECKED" and when == "call" and outcome == "skipped" and wasxfail:
+        return "xfailed", "u", ("UNCHECKED", {"yellow": True})
+    if word == "ERROR" and when in ("call", "???") and outcome == "failed":
+        return "error", "E", ("ERROR", {"red": True, "bold": True})
+    return None
+
+
+judgements_key = pytest.StashKey[list[Judgement]]()
+"""The judgements of an item's runs (setup run first, then ``artemis.run()`` calls)."""
+raised_key = pytest.StashKey[str]()
+"""The phase in which the plugin itself raised the item's outcome."""
+
+
+def raise_in_setup(item: pytest.Item, judgement: Judgement) -> None:
+    """Raise BLOCKED/ERROR from the fixture's setup (JUnit ``<error>``); return for the other words."""
+    if judgement.phase == "setup":
+        item.stash[raised_key] = "setup"
+        pytest.fail(judgement.message, pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> object:
+    """After the body: apply the runs' verdicts. A failure in the body propagates first and wins."""
+    result = yield
+    judgement = worst(item.stash.get(judgements_key, []))
+    if judgement is not None and judgement.word != "PASSED":
+        from .options import options_key
+
+        item.stash[raised_key] = "call"
+        raise_in_call(judgement, item.config.stash[options_key].unchecked)
+    return result
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
+    """Outermost, so xfail handling is done: stamp ``artemis.outcome`` on the item and the report."""
+    from .junit import props_key, set_report_word
+
+    report: pytest.TestReport = yield
+    if props_key in item.stash:
+        word = report_word(worst(item.stash.get(judgements_key, [])), report.when, report.outcome,
+                           hasattr(report, "wasxfail"), item.stash.get(raised_key, "") == report.when)
+        if word is not None:
+            set_report_word(item, report, word)
+    return report
+
+
+def pytest_report_teststatus(
+    report: pytest.TestReport, config: pytest.Config
+) -> tuple[str, str, tuple[str, dict[str, bool]]] | None:
+    """BLOCKED / UNCHECKED / crash ERROR words inside pytest's own categories."""
+    from .junit import report_word_of
+
+    if not isinstance(report, pytest.TestReport):
+        return None
+    return teststatus(report.when, report.outcome, report_word_of(report), hasattr(report, "wasxfail"))

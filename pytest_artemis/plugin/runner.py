@@ -1,0 +1,150 @@
+"""One run for one test: RunConfig from options, the journal, the observer, ``run_task``, the judgement."""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pytest_artemis.contracts import CheckVerdict, RunOutcome, StepRecord, TaskSpec
+
+from .junit import add_section, outcome_properties, section_text, set_properties
+from .options import ArtemisOptions
+from .outcomes import Judgement, judge
+from .progress import Progress
+from .timeout import run_deadline
+
+if TYPE_CHECKING:
+    from pytest_artemis.device.base import Device
+    from pytest_artemis.engine.config import RunConfig
+    from pytest_artemis.models import ModelSet
+    from pytest_artemis.store import RunHeader
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def artifacts_dir_for(options: ArtemisOptions, nodeid: str) -> Path:
+    """The per-test artifacts directory: ``<artifacts>/<sanitized node id>`` (absolute)."""
+    name = _UNSAFE.sub("_", nodeid.replace("::", "__")).strip("._") or "test"
+    if len(name) > 120:
+        name = f"{name[:100]}-{uuid.uuid5(uuid.NAMESPACE_URL, nodeid).hex[:12]}"
+    return (options.artifacts / name).resolve()
+
+
+def run_config(options: ArtemisOptions, deadline: float | None) -> RunConfig:
+    """The engine's RunConfig from the resolved options."""
+    from pytest_artemis.engine.config import RunConfig
+
+    return RunConfig(
+        max_steps=options.max_steps,
+        midway_checks=not options.no_midway_checks,
+        final_check=not options.no_final_check,
+        assert_policy=options.assert_policy,
+        check_timeout_s=options.check_timeout,
+        settle_timeout_s=options.settle_timeout,
+        deadline=deadline,
+        ocr=options.ocr,
+    )
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """One finished run: the outcome, the steps and verdicts as they happened, where the journal is."""
+
+    outcome: RunOutcome
+    steps: tuple[StepRecord, ...]
+    verdicts: tuple[CheckVerdict, ...]
+    artifacts: Path
+    judgement: Judgement
+
+    @property
+    def word(self) -> str:
+        """PASSED / FAILED / BLOCKED / ERROR / UNCHECKED."""
+        return self.judgement.word
+
+
+@dataclass
+class PluginObserver:
+    """The engine's RunObserver: collects steps and verdicts, fires our hooks, prints -v progress."""
+
+    item: pytest.Item
+    progress: Progress
+    steps: list[StepRecord] = field(default_factory=list)
+    verdicts: list[CheckVerdict] = field(default_factory=list)
+
+    def on_start(self, header: object) -> None:
+        """Nothing to add: the run_start hook fired before the engine was called."""
+
+    def on_step(self, step: StepRecord) -> None:
+        self.steps.append(step)
+        self.progress.step(step)
+        self.item.config.hook.pytest_artemis_step(item=self.item, step=step)
+
+    def on_verdict(self, verdict: CheckVerdict) -> None:
+        self.verdicts.append(verdict)
+        self.progress.verdict(verdict)
+        self.item.config.hook.pytest_artemis_verdict(item=self.item, verdict=verdict)
+
+    def on_finish(self, outcome: RunOutcome) -> None:
+        """The plugin handles the outcome once run_task returns."""
+
+
+def _header(spec: TaskSpec, device: Device, models: ModelSet, config: RunConfig) -> RunHeader:
+    from pytest_artemis.store import RunHeader
+
+    run_id = f"{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:8]}"
+    return RunHeader(
+        run_id=run_id, goal=spec.goal, test_id=spec.test_id, app=spec.app, device=device.serial,
+        checks=spec.checks,
+        models={"planner": models.planner.name, "operator": models.operator.name,
+                "checker": models.checker.name},
+        config=config.model_dump(mode="json", exclude={"deadline"}),
+    )
+
+
+def run_for_item(
+    item: pytest.Item, spec: TaskSpec, device: Device, models: ModelSet, options: ArtemisOptions,
+    *, when: str,
+) -> RunResult:
+    """Run ``spec`` for ``item``, then record properties, the report section and the hooks.
+
+    Properties and the ``stdout [artemis]`` section are written before returning, so they are there
+    whatever the caller raises next.
+    """
+    from pytest_artemis.engine import run_task
+    from pytest_artemis.store import Redactor, RunJournal
+
+    config = run_config(options, run_deadline(item, options.time_budget))
+    redactor = Redactor.from_environment()
+    redactor.add(options.api_key)
+    header = _header(spec, device, models, config)
+    journal = RunJournal.create(artifacts_dir_for(options, item.nodeid), header, redactor=redactor)
+    set_properties(item, {"artemis.artifacts": str(journal.dir), "artemis.execution": "running"})
+    progress = Progress(item.config)
+    progress.start(spec, device.serial)
+    item.config.hook.pytest_artemis_run_start(item=item, spec=spec, device=device, artifacts=journal.dir)
+    observer = PluginObserver(item, progress)
+    outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=_ocr(options))
+    verdict = judge(outcome)
+    judgement = Judgement(verdict.word, redactor.redact(verdict.message))
+    result = RunResult(outcome, tuple(observer.steps), tuple(observer.verdicts), journal.dir, judgement)
+    set_properties(item, outcome_properties(outcome))
+    text = section_text(outcome, result.verdicts, journal.dir, judgement.word)
+    add_section(item, when, redactor.redact(text))
+    progress.finish(outcome, judgement.word)
+    item.config.hook.pytest_artemis_run_finish(item=item, outcome=outcome, artifacts=journal.dir,
+                                               word=judgement.word)
+    return result
+
+
+def _ocr(options: ArtemisOptions) -> object:
+    if options.ocr == "none":
+        return None
+    from pytest_artemis.device.ocr import load_ocr
+
+    return load_ocr(options.ocr)

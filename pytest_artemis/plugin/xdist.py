@@ -1,0 +1,45 @@
+"""pytest-xdist glue (registered only when xdist is loaded): the controller's pool, crash relabelling."""
+
+from __future__ import annotations
+
+import pytest
+
+from .lease import WORKERINPUT_POOL, Pool, farm_key, holder_key, holder_of
+
+
+class XdistHooks:
+    """Controller-side hooks; an instance is registered as a plugin in ``pytest_configure``."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self._config = config
+        self._pool: Pool | None = None
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: object) -> None:
+        """Hand every worker the controller's pool: ONE simulated server for all workers (started on
+        the first node), or the serial list."""
+        farm = self._config.stash[farm_key]
+        if farm.options.device is None and self._pool is None:
+            return  # no device configured: the tests report that themselves, with the option name
+        if self._pool is None:
+            self._pool = farm.pool()
+        node.workerinput[WORKERINPUT_POOL] = self._pool.to_workerinput()  # type: ignore[attr-defined]
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport, sched: object) -> None:
+        """A worker died while running ``crashitem``: an infrastructure ERROR naming the device."""
+        node = getattr(report, "node", None)
+        workerinput = getattr(node, "workerinput", None) or {}
+        worker = workerinput.get("workerid", "?")
+        serial = holder_of(self._pool, holder_key(workerinput)) if self._pool is not None else None
+        device = f" on device {serial}" if serial else ""
+        report.longrepr = (
+            f"ERROR: infrastructure failure (harness) WorkerCrashed{device}: xdist worker {worker!r} died "
+            f"while running {crashitem}; its run journal has no terminal record and reads back as "
+            "interrupted"
+        )
+        report.user_properties = [
+            ("artemis.outcome", "ERROR"),
+            ("artemis.execution", "interrupted"),
+            ("artemis.device", serial or ""),
+        ]

@@ -1,0 +1,15 @@
+"""Static HTML run reports: ``report.html`` per run and ``index.html`` per session, offline and local."""
+
+from .index_page import render_index
+from .run_page import REPORT_FILE, render_run_report
+from .words import OUTCOME_WORDS, IndexEntry, OutcomeWord, outcome_word
+
+__all__ = [
+    "OUTCOME_WORDS",
+    "REPORT_FILE",
+    "IndexEntry",
+    "OutcomeWord",
+    "outcome_word",
+    "render_index",
+    "render_run_report",
+]

@@ -1,0 +1,158 @@
+"""Report sections built from journal records: banner, verdict ledger, model usage, events."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+
+from pydantic import JsonValue
+
+from pytest_artemis.contracts import ROLES, CheckVerdict, ModelCallRecord, RunOutcome, Usage
+from pytest_artemis.store import Event
+
+from .markup import dl, esc, fmt_cost, fmt_duration, section, tag, word_class
+
+
+def banner(word: str, reason: str) -> str:
+    """The outcome word, colour-coded, with the reason the run stopped."""
+    body = tag("span", esc(word), class_="word") + tag("span", esc(reason), class_="why")
+    return tag("div", body, class_=f"banner {word_class(word)}", id="banner", data_outcome=word)
+
+
+def notices(messages: Sequence[str]) -> str:
+    """Visible warnings about the journal itself (torn last line, missing terminal record...)."""
+    return "".join(tag("div", "⚠ " + esc(m), class_="notice", role="alert") for m in messages)
+
+
+def stop_reason(outcome: RunOutcome | None) -> str:
+    """Why the run ended, in one line (an interrupted run says so rather than guessing)."""
+    if outcome is None:
+        return "The run was interrupted: the journal has no terminal record."
+    parts = [outcome.stop_reason or f"execution {outcome.execution}"]
+    if outcome.task.reason:
+        parts.append(f"task {outcome.task.status}: {outcome.task.reason}")
+    else:
+        parts.append(f"task {outcome.task.status}")
+    if outcome.infra is not None:
+        parts.append(f"{outcome.infra.kind} failure {outcome.infra.error_class}: {outcome.infra.message}")
+    return " — ".join(parts)
+
+
+def outcome_section(outcome: RunOutcome | None) -> str:
+    """Task status, unmet criteria, test tally and infra failure."""
+    if outcome is None:
+        return section(
+            "Outcome", '<p class="muted">No outcome was recorded (interrupted run).</p>', id_="outcome"
+        )
+    tally = outcome.tests
+    rows = [
+        ("Execution", esc(outcome.execution)),
+        (
+            "Task",
+            esc(outcome.task.status) + (f" — {esc(outcome.task.reason)}" if outcome.task.reason else ""),
+        ),
+        (
+            "Checks",
+            esc(
+                f"{tally.passed} passed, {tally.failed} failed, {tally.inconclusive} inconclusive, "
+                f"{tally.unchecked} unchecked"
+            ),
+        ),
+        ("Stop reason", esc(outcome.stop_reason or "—")),
+    ]
+    if outcome.task.unmet:
+        rows.append(("Unmet", "<br>".join(esc(u) for u in outcome.task.unmet)))
+    if outcome.infra is not None:
+        infra = outcome.infra
+        rows.append(("Infrastructure", esc(f"{infra.kind}: {infra.error_class}: {infra.message}")))
+    return section("Outcome", dl(rows), id_="outcome")
+
+
+def _verdict_row(n: int, v: CheckVerdict, step_ids: set[int]) -> str:
+    anchor = "—"
+    if v.anchor_step is not None:
+        anchor = (
+            f'<a href="#step-{v.anchor_step}">step {v.anchor_step}</a>'
+            if v.anchor_step in step_ids
+            else esc(f"step {v.anchor_step}")
+        )
+    extra = ""
+    if v.suggestion:
+        extra += f"<div><b>suggestion:</b> {esc(v.suggestion)}</div>"
+    if v.reason:
+        extra += f'<div class="muted">reason: {esc(v.reason)}</div>'
+    if v.vacuous:
+        extra += '<div class="muted">vacuous (nothing to check)</div>'
+    evidence = tag("pre", esc(v.evidence)) if v.evidence else '<span class="muted">no evidence</span>'
+    cells = [
+        tag("td", str(n), class_="num"),
+        tag("td", esc(v.item_text), class_="item"),
+        tag("td", esc(f"{v.kind}@{v.when}")),
+        tag("td", tag("span", esc(v.status), class_=f"badge s-{v.status}")),
+        tag("td", esc(v.source)),
+        tag("td", tag("code", esc(v.attempt_id))),
+        tag("td", anchor),
+        tag("td", evidence + extra),
+    ]
+    return tag("tr", "".join(cells), class_=f"verdict {v.status}", id=f"verdict-{n}", data_status=v.status)
+
+
+def verdicts_section(verdicts: Sequence[CheckVerdict], step_ids: set[int]) -> str:
+    """Every verdict in ledger order, superseded attempts included (struck through, not hidden)."""
+    if not verdicts:
+        return section("Verdicts", '<p class="muted">No verdicts were recorded.</p>', id_="verdicts")
+    head = "".join(
+        f"<th>{h}</th>" for h in ("#", "Check", "Kind", "Status", "Source", "Attempt", "Anchor", "Evidence")
+    )
+    rows = "".join(_verdict_row(n, v, step_ids) for n, v in enumerate(verdicts, start=1))
+    table = f'<table class="verdicts"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
+    return section(f"Verdicts ({len(verdicts)}, ledger order)", table, id_="verdicts")
+
+
+def usage_section(calls: Sequence[ModelCallRecord]) -> str:
+    """Calls, tokens and cost per role, folded from the call log (an unknown price stays unknown)."""
+    usage = Usage()
+    for call in calls:
+        usage = usage.add(call)
+    head = (
+        "<tr><th>Role</th><th>Models</th><th class=num>Calls</th><th class=num>Failed</th>"
+        "<th class=num>Prompt tokens</th><th class=num>Completion tokens</th><th class=num>Cost</th></tr>"
+    )
+    rows = []
+    for role in ROLES:
+        role_calls = [c for c in calls if c.role == role]
+        if not role_calls:
+            continue
+        u = usage.roles[role]
+        models = ", ".join(sorted({c.model for c in role_calls}))
+        failed = sum(1 for c in role_calls if c.status != "ok")
+        rows.append(
+            f"<tr><td>{role}</td><td>{esc(models)}</td><td class=num>{u.calls}</td>"
+            f"<td class=num>{failed}</td><td class=num>{u.prompt_tokens:,}</td>"
+            f"<td class=num>{u.completion_tokens:,}</td><td class=num>{fmt_cost(u.cost_usd)}</td></tr>"
+        )
+    if not rows:
+        return section("Model usage", '<p class="muted">No model calls were recorded.</p>', id_="usage")
+    total = (
+        f"<tr class=total><td><b>total</b></td><td></td><td class=num><b>{len(calls)}</b></td><td></td>"
+        f"<td class=num colspan=2><b>{usage.tokens:,} tokens</b></td>"
+        f'<td class=num id="total-cost"><b>{fmt_cost(usage.cost_usd)}</b></td></tr>'
+    )
+    return section("Model usage", f"<table>{head}{''.join(rows)}{total}</table>", id_="usage")
+
+
+def _fields(fields: Mapping[str, JsonValue]) -> str:
+    return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in fields.items())
+
+
+def events_section(events: Sequence[Event], started_at: float) -> str:
+    """The run's event log, collapsed: the raw record of what the harness did between steps."""
+    if not events:
+        return ""
+    rows = "".join(
+        f"<li><code>+{esc(fmt_duration(e.at - started_at))}</code> <b>{esc(e.kind)}</b> "
+        f"<span class=muted>{esc(_fields(e.fields))}</span></li>"
+        for e in events
+    )
+    body = f"<details><summary>{len(events)} events</summary><ol class=events>{rows}</ol></details>"
+    return section("Events", body, id_="events")

@@ -1,0 +1,390 @@
+"""The simulated phone: state, navigation, input, simulated clock and the
+cached screen (one widget tree per state version, drawn and dumped from it).
+
+Simulated time only moves when input arrives (or ``advance`` is called); each
+input command costs a fixed amount so transient UI (toasts) expires after a
+deterministic number of actions:
+
+* tap 700 ms, keyevent 400 ms, swipe its duration + 200 ms settle,
+* text 100 ms per character (at least 200 ms, at most 2000 ms),
+* a toast stays for 2000 ms (Toast.LENGTH_SHORT): visible right after the tap
+  that raised it and after one more tap, gone after two.
+
+Observing (screencap, uiautomator dump, probes) never changes the phone.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+
+from . import render
+from .apps import APPS, clock, contacts, launcher, settings
+from .faults import Faults
+from .fs import FileSystem
+from .state import (DEFAULT_ALARMS, DEFAULT_CONTACTS, EPOCH_MS, LAUNCHER, LAUNCHER_ACTIVITY,
+                    RECENTS_ACTIVITY, Page, PhoneState, default_settings)
+from .ui import Kit
+from .widgets import Node, dump_xml, hit_test
+
+TAP_MS = 700
+KEY_MS = 400
+TEXT_MS_PER_CHAR = 100
+SWIPE_SETTLE_MS = 200
+TOAST_MS = 2000
+
+KEYCODES = {
+    "HOME": 3, "BACK": 4, "CALL": 5, "ENDCALL": 6, "DPAD_UP": 19, "DPAD_DOWN": 20,
+    "DPAD_LEFT": 21, "DPAD_RIGHT": 22, "DPAD_CENTER": 23, "VOLUME_UP": 24, "VOLUME_DOWN": 25,
+    "POWER": 26, "CAMERA": 27, "COMMA": 55, "PERIOD": 56, "TAB": 61, "SPACE": 62, "ENTER": 66,
+    "DEL": 67, "MENU": 82, "SEARCH": 84, "MEDIA_PLAY_PAUSE": 85, "ESCAPE": 111, "FORWARD_DEL": 112,
+    "MOVE_HOME": 122, "MOVE_END": 123, "VOLUME_MUTE": 164, "APP_SWITCH": 187, "SLEEP": 223,
+    "WAKEUP": 224,
+}
+KEYCODES.update({str(d): 7 + d for d in range(10)})
+KEYCODES.update({chr(65 + i): 29 + i for i in range(26)})
+_KEY_CHARS = {v: k.lower() for k, v in KEYCODES.items() if len(k) == 1}
+_KEY_CHARS.update({KEYCODES["SPACE"]: " ", KEYCODES["COMMA"]: ",", KEYCODES["PERIOD"]: "."})
+
+
+def parse_keycode(token: str) -> int | None:
+    """``KEYCODE_BACK``, ``BACK`` or ``4`` -> 4; None when unknown."""
+    if token.isdigit():
+        return int(token)
+    name = token.upper()
+    return KEYCODES.get(name[8:] if name.startswith("KEYCODE_") else name)
+
+
+class SimPhone:
+    """One simulated Android phone.  Thread-safe: hold ``lock`` for compound use."""
+
+    def __init__(self, serial: str, *, seed: int = 0, width: int = 1080, height: int = 2400,
+                 transport_id: int = 1):
+        self.serial = serial
+        self.transport_id = transport_id
+        self.width, self.height = width, height
+        self.lock = threading.RLock()
+        rng = random.Random(f"{seed}:{serial}")
+        self.battery_level = rng.randint(60, 100)
+        self.battery_overrides: dict[str, str] = {}
+        self.record_hashes = {pkg: f"{rng.getrandbits(28):07x}"
+                              for pkg in (LAUNCHER, *APPS)}
+        self.task_ids = {pkg: 12 + i for i, pkg in enumerate((LAUNCHER, *APPS))}
+        self._clock = EPOCH_MS
+        self.settings = default_settings()
+        self.settings["secure"]["android_id"] = f"{rng.getrandbits(64):016x}"
+        self.alarms = list(DEFAULT_ALARMS)
+        self.contacts = list(DEFAULT_CONTACTS)
+        self.tasks: dict[str, list[Page]] = {}
+        self.recents: list[str] = []
+        self.fg: str | None = None
+        self.overview = False
+        self.dialog_pkg: str | None = None
+        self._toast: tuple[str, int] | None = None
+        self._focus: tuple[int, str] | None = None
+        self._select_all = False
+        self.online = True
+        self.fs = FileSystem()
+        self.faults = Faults(self)
+        self.kit = Kit(width, height)
+        self.version = 0
+        self._screen_key: tuple | None = None
+        self._root: Node | None = None
+        self._windows: list[Node] = []
+        self._png: bytes | None = None
+        self._xml: str | None = None
+        self._online_listeners: list[Callable[[], None]] = []
+
+    # -- clock and observable state ------------------------------------------------
+
+    @property
+    def clock_ms(self) -> int:
+        """Simulated wall time in epoch milliseconds (phone time zone: UTC)."""
+        return self._clock
+
+    def advance(self, ms: int) -> None:
+        """Move simulated time forward by ``ms`` milliseconds."""
+        with self.lock:
+            self._clock += max(0, int(ms))
+
+    @property
+    def state(self) -> PhoneState:
+        """Read-only snapshot of alarms, settings, contacts, foreground, toast, dialog."""
+        with self.lock:
+            return PhoneState(
+                clock_ms=self._clock, alarms=tuple(self.alarms),
+                settings={ns: dict(kv) for ns, kv in self.settings.items()},
+                contacts=tuple(self.contacts), foreground="/".join(self.foreground()),
+                toast=self.toast_text(), online=self.online, battery_level=self.battery_level,
+                dialog=f"{launcher._label(self.dialog_pkg)} keeps stopping" if self.dialog_pkg
+                else None)
+
+    def foreground(self) -> tuple[str, str]:
+        """(package, activity class) of the resumed activity."""
+        if self.overview:
+            return LAUNCHER, RECENTS_ACTIVITY
+        if self.fg is None:
+            return LAUNCHER, LAUNCHER_ACTIVITY
+        return self.fg, APPS[self.fg].activity(self.tasks[self.fg][-1])
+
+    def toast_text(self) -> str | None:
+        """Text of the toast visible now, if any."""
+        if self._toast and self._clock < self._toast[1]:
+            return self._toast[0]
+        return None
+
+    def changed(self) -> None:
+        """Mark the screen dirty (bumps the state version the caches key on)."""
+        self.version += 1
+
+    def set_online(self, online: bool) -> None:
+        """Switch between ``device`` and ``offline`` and notify device trackers."""
+        if online != self.online:
+            self.online = online
+            for listener in list(self._online_listeners):
+                listener()
+
+    def add_online_listener(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` (under the lock) whenever the online state changes."""
+        self._online_listeners.append(listener)
+
+    # -- settings ---------------------------------------------------------------------
+
+    def get_setting(self, ns: str, key: str) -> str | None:
+        """Value from the settings store, None when unset."""
+        return self.settings.get(ns, {}).get(key)
+
+    def put_setting(self, ns: str, key: str, value: str) -> None:
+        """Write to the settings store (the UI reflects it)."""
+        self.settings.setdefault(ns, {})[key] = value
+        self.changed()
+
+    # -- navigation (called by apps, under the lock) ------------------------------------
+
+    def launch(self, pkg: str) -> None:
+        """Bring ``pkg``'s task to the front, creating it at its main activity."""
+        if pkg not in self.tasks:
+            app = APPS[pkg]
+            self.tasks[pkg] = [app.new_page(app.ACTIVITIES[app.MAIN_ACTIVITY])]
+        self.fg, self.overview = pkg, False
+        if pkg in self.recents:
+            self.recents.remove(pkg)
+        self.recents.insert(0, pkg)
+        self.changed()
+
+    def start_activity(self, pkg: str, activity: str) -> bool:
+        """``am start -n``: False when the component does not exist."""
+        app = APPS.get(pkg)
+        full = pkg + activity if activity.startswith(".") else activity
+        if app is None or full not in app.ACTIVITIES:
+            return False
+        name = app.ACTIVITIES[full]
+        self.launch(pkg)
+        if self.tasks[pkg][-1].name != name:
+            self.push_page(pkg, app.new_page(name))
+        return True
+
+    def force_stop(self, pkg: str) -> None:
+        """``am force-stop``: the task and its state are gone."""
+        self.tasks.pop(pkg, None)
+        if pkg in self.recents:
+            self.recents.remove(pkg)
+        if self.fg == pkg:
+            self.fg = None
+        self.changed()
+
+    def clear_recents(self) -> None:
+        """"Clear all" in overview."""
+        for pkg in list(self.recents):
+            self.force_stop(pkg)
+        self.overview = False
+
+    def push_page(self, pkg: str, page: Page) -> None:
+        """Open a new page on top of ``pkg``'s stack."""
+        self.tasks.setdefault(pkg, []).append(page)
+        self.changed()
+
+    def pop_page(self) -> None:
+        """Back out of the top page; from a task's root go home (task kept)."""
+        if self.fg is None:
+            return
+        stack = self.tasks[self.fg]
+        if len(stack) > 1:
+            stack.pop()
+        else:
+            self.fg = None
+        self.changed()
+
+    def show_toast(self, text: str) -> None:
+        """Show a toast for TOAST_MS of simulated time."""
+        self._toast = (text, self._clock + TOAST_MS)
+        self.changed()
+
+    def focus(self, page: Page, key: str, select_all: bool = True) -> None:
+        """Focus a text field; ``select_all`` makes the next typing replace it."""
+        self._focus = (id(page), key)
+        self._select_all = select_all
+        self.changed()
+
+    def is_focused(self, page: Page, key: str) -> bool:
+        """True when the field ``key`` of ``page`` has input focus."""
+        return self._focus == (id(page), key)
+
+    def crash(self, pkg: str) -> None:
+        """Kill ``pkg`` and show the system crash dialog."""
+        self.force_stop(pkg)
+        self.dialog_pkg = pkg
+        self.changed()
+
+    def dismiss_dialog(self) -> None:
+        """"Close app" on the crash dialog."""
+        self.dialog_pkg = None
+        self.changed()
+
+    def crash_app_info(self) -> None:
+        """"App info" on the crash dialog: opens Settings."""
+        self.dismiss_dialog()
+        self.launch(settings.PACKAGE)
+
+    # -- input ------------------------------------------------------------------------
+
+    def _after_input(self, cost_ms: int) -> None:
+        self._clock += cost_ms
+        self.faults.after_input()
+
+    def tap(self, x: int, y: int) -> None:
+        """``input tap``."""
+        with self.lock:
+            node = hit_test(self.screen()[0], x, y)
+            if node is not None and not self.faults.ignores(node):
+                node.action(x, y)
+                self.changed()
+            self._after_input(TAP_MS)
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        """``input swipe``: drags sliders; an upward swipe from the gesture bar goes home."""
+        with self.lock:
+            node = hit_test(self.screen()[0], x1, y1)
+            if node is not None and node.style == "slider" and not self.faults.ignores(node):
+                node.action(x2, y2)
+                self.changed()
+            elif y1 >= self.kit.bottom and y1 - y2 > self.kit.s(300) and self.dialog_pkg is None:
+                self.fg, self.overview = None, False
+                self.changed()
+            self._after_input(max(0, duration_ms) + SWIPE_SETTLE_MS)
+
+    def _field(self) -> tuple[Page, str] | None:
+        if self._focus is None or self.fg is None or self.overview or self.dialog_pkg:
+            return None
+        page = self.tasks[self.fg][-1]
+        if id(page) != self._focus[0] or self._focus[1] not in page.data:
+            return None
+        return page, self._focus[1]
+
+    def _type(self, text: str) -> None:
+        field = self._field()
+        if field is None:
+            return
+        page, key = field
+        old = "" if self._select_all else page.data[key]
+        page.data[key] = APPS[self.fg].text_filter(page, key, old + text)
+        self._select_all = False
+        self.changed()
+
+    def text(self, text: str) -> None:
+        """``input text`` (already unescaped) into the focused field."""
+        with self.lock:
+            self._type(text)
+            self._after_input(min(2000, max(200, TEXT_MS_PER_CHAR * len(text))))
+
+    def key(self, code: int) -> None:
+        """``input keyevent`` with a numeric key code."""
+        with self.lock:
+            self._key(code)
+            self._after_input(KEY_MS)
+
+    def _key(self, code: int) -> None:
+        if code == KEYCODES["BACK"]:
+            if self.dialog_pkg:
+                self.dismiss_dialog()
+            elif self.overview:
+                self.overview = False
+                self.changed()
+            else:
+                self.pop_page()
+        elif code == KEYCODES["HOME"]:
+            self.fg, self.overview = None, False
+            self.changed()
+        elif code == KEYCODES["APP_SWITCH"]:
+            self.overview = not self.overview
+            self.changed()
+        elif code in (KEYCODES["ENTER"], KEYCODES["DPAD_CENTER"]):
+            if self.fg and not self.overview and not self.dialog_pkg:
+                APPS[self.fg].on_enter(self, self.tasks[self.fg][-1])
+                self.changed()
+        elif code == KEYCODES["DEL"]:
+            field = self._field()
+            if field:
+                page, key = field
+                page.data[key] = "" if self._select_all else page.data[key][:-1]
+                self._select_all = False
+                self.changed()
+        elif code in _KEY_CHARS:
+            self._type(_KEY_CHARS[code])
+
+    # -- screen -----------------------------------------------------------------------
+
+    @property
+    def dark(self) -> bool:
+        """Dark theme on (secure ui_night_mode == 2)."""
+        return self.get_setting("secure", "ui_night_mode") == "2"
+
+    def screen(self) -> tuple[Node, list[Node]]:
+        """(drawing root, dumpable windows) for the current state, cached per version."""
+        with self.lock:
+            key = (self.version, self._clock // 60_000, self.toast_text())
+            if key != self._screen_key:
+                self._build(key)
+            return self._root, self._windows
+
+    def _build(self, key: tuple) -> None:
+        kit = self.kit
+        if self.overview:
+            win = launcher.build_recents(self, kit)
+        elif self.fg is None:
+            win = launcher.build_home(self, kit)
+        else:
+            win = APPS[self.fg].build(self, kit, self.tasks[self.fg][-1])
+        chrome = launcher.build_status_bar(self, kit)
+        root = Node((0, 0, kit.w, kit.h), dump=False).add(win, chrome)
+        windows = [win, chrome.children[0]]
+        if self.dialog_pkg:
+            scrim, dialog = launcher.build_crash_dialog(self, kit, self.dialog_pkg)
+            root.add(scrim, dialog)
+            windows.append(dialog)
+        toast = self.toast_text()
+        if toast:
+            root.add(launcher.build_toast(kit, toast))
+        self._screen_key, self._root, self._windows = key, root, windows
+        self._png = self._xml = None
+
+    def screenshot_png(self) -> bytes:
+        """PNG of the current screen (re-encoded only when the screen changed)."""
+        with self.lock:
+            root, _ = self.screen()
+            if self._png is None:
+                self._png = render.render_png(root, (self.width, self.height), self.dark,
+                                              self.kit.k)
+            return self._png
+
+    def hierarchy_xml(self) -> str:
+        """``uiautomator dump`` XML of the current screen (cached like the PNG)."""
+        with self.lock:
+            _, windows = self.screen()
+            if self._xml is None:
+                self._xml = dump_xml(windows)
+            return self._xml
+
+
+__all__ = ["SimPhone", "parse_keycode", "clock", "contacts"]

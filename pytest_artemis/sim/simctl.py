@@ -1,0 +1,88 @@
+"""``simctl``: control the simulator from inside the device shell, so another
+process (or the ``adb`` CLI) can inject faults through ADB itself.
+
+    simctl state                          JSON snapshot (alarms, settings, faults ...)
+    simctl clock                          print simulated epoch milliseconds
+    simctl clock advance MS               move simulated time forward
+    simctl fault crash [PKG] [AFTER]      crash dialog now, or after AFTER more inputs
+    simctl fault screencap-fail [N|forever]
+    simctl fault screencap-slow SECONDS
+    simctl fault uiautomator-fail [N|forever]
+    simctl fault offline [N]              offline; back online after N refused requests
+    simctl fault online
+    simctl fault ignore-taps text=TEXT | resource-id=ID
+    simctl fault clear
+"""
+
+from __future__ import annotations
+
+import json
+
+from .faults import CLOCK_PACKAGE
+from .shell import Ctx
+
+USAGE = __doc__.split("\n\n", 1)[1]
+
+
+def _count(args: list[str], default: int | None = 1) -> int | None:
+    if not args:
+        return default
+    if args[0] == "forever":
+        return None
+    return int(args[0])
+
+
+def _fault(ctx: Ctx, args: list[str]) -> int:
+    f = ctx.phone.faults
+    kind, rest = args[0], args[1:]
+    if kind == "crash":
+        pkg = rest[0] if rest and not rest[0].isdigit() else CLOCK_PACKAGE
+        after = int(rest[-1]) if rest and rest[-1].isdigit() else 0
+        f.crash_dialog(pkg, after_inputs=after)
+    elif kind == "screencap-fail":
+        f.fail_screencap(_count(rest))
+    elif kind == "screencap-slow":
+        f.slow_screencap(float(rest[0]))
+    elif kind == "uiautomator-fail":
+        f.fail_uiautomator(_count(rest))
+    elif kind == "offline":
+        f.go_offline(_count(rest, default=None))
+    elif kind == "online":
+        f.come_online()
+    elif kind == "ignore-taps" and rest and "=" in rest[0]:
+        key, _, value = rest[0].partition("=")
+        if key == "text":
+            f.ignore_taps(text=value)
+        elif key in ("resource-id", "resource_id"):
+            f.ignore_taps(resource_id=value)
+        else:
+            raise ValueError(key)
+    elif kind == "clear":
+        f.clear()
+    else:
+        raise ValueError(kind)
+    ctx.out(f"ok: fault {' '.join(args)}\n")
+    return 0
+
+
+def simctl(ctx: Ctx, args: list[str]) -> int:
+    """Entry point of the ``simctl`` shell command."""
+    p = ctx.phone
+    try:
+        if args == ["state"]:
+            data = p.state.to_json()
+            data["faults"] = p.faults.describe()
+            ctx.out(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        elif args == ["clock"]:
+            ctx.out(f"{p.clock_ms}\n")
+        elif args[:2] == ["clock", "advance"] and len(args) == 3:
+            p.advance(int(args[2]))
+            ctx.out(f"{p.clock_ms}\n")
+        elif args[:1] == ["fault"] and len(args) >= 2:
+            return _fault(ctx, args[1:])
+        else:
+            raise ValueError(" ".join(args))
+    except (ValueError, IndexError):
+        ctx.err("simctl: bad arguments: " + " ".join(args) + "\n\nusage:\n" + USAGE)
+        return 2
+    return 0

@@ -1,0 +1,238 @@
+"""The per-run journal (DESIGN.md §7): append-only JSON lines, content-addressed screens, plan history.
+
+Layout of ``<root>/<run_id>/``::
+
+    run.jsonl           header record (status RUNNING) ... terminal record appended by close()
+    steps.jsonl         StepRecord per line
+    ledger.jsonl        CheckVerdict per line (every attempt, superseded ones included)
+    model_calls.jsonl   ModelCallRecord per line
+    events.jsonl        free-form engine events: {"kind", "at", "fields"}
+    screens/<sha256>.png, screens/<sha256>.<ext>   content-addressed, written once
+    plan/0001.md ...    every plan version
+    outcome.json        RunOutcome (written by close(), before the terminal record)
+
+Every line is written with one ``write`` and flushed (``os.fsync`` too when ``fsync=True``); all writes
+hold one lock, so checkpoint tasks and the operator may append concurrently. Every text passes through
+the ``Redactor`` first (screenshots are pixels and are not redacted).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import threading
+import time
+from pathlib import Path
+from typing import IO, Literal
+
+from pydantic import BaseModel, Field, JsonValue, TypeAdapter
+
+from pytest_artemis.contracts import (
+    CheckItem,
+    CheckVerdict,
+    Execution,
+    ModelCallRecord,
+    RunOutcome,
+    StepRecord,
+)
+from pytest_artemis.contracts._base import Contract
+from pytest_artemis.contracts.errors import ArtemisError
+
+from .redact import Redactor
+
+RUN_FILE = "run.jsonl"
+STEPS_FILE = "steps.jsonl"
+LEDGER_FILE = "ledger.jsonl"
+MODEL_CALLS_FILE = "model_calls.jsonl"
+EVENTS_FILE = "events.jsonl"
+OUTCOME_FILE = "outcome.json"
+SCREENS_DIR = "screens"
+PLAN_DIR = "plan"
+_TEXT_EXTS = frozenset({"xml", "txt", "json", "md", "html", "log", "csv"})
+_SAFE = re.compile(r"[^A-Za-z0-9._-]")
+_EXT = re.compile(r"^[A-Za-z0-9]{1,16}$")
+_JSON = TypeAdapter(JsonValue)
+
+
+class RunHeader(Contract):
+    """The first line of ``run.jsonl``: who ran what, where, with which models."""
+
+    record: Literal["header"] = "header"
+    status: Literal["RUNNING"] = "RUNNING"
+    run_id: str = Field(min_length=1)
+    goal: str
+    test_id: str = ""
+    app: str | None = None
+    device: str = ""
+    checks: tuple[CheckItem, ...] = ()
+    models: dict[str, str] = Field(default_factory=dict)
+    """Role → model name."""
+    config: dict[str, JsonValue] = Field(default_factory=dict)
+    started_at: float = Field(default_factory=time.time)
+
+
+class RunTerminal(Contract):
+    """The last line of ``run.jsonl`` of a closed run; its absence means the run was interrupted."""
+
+    record: Literal["terminal"] = "terminal"
+    execution: Execution
+    finished_at: float
+
+
+class Event(Contract):
+    """One line of ``events.jsonl``: a free-form engine event (kind + JSON-safe fields)."""
+
+    kind: str = Field(min_length=1)
+    at: float
+    fields: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+class JournalClosed(ArtemisError):
+    """A write to a journal after ``close()`` (the run's record is final)."""
+
+
+def safe_name(run_id: str) -> str:
+    """The directory name for a run id: characters outside ``[A-Za-z0-9._-]`` become ``_``."""
+    name = _SAFE.sub("_", run_id).strip(".")
+    return name or "run"
+
+
+def _jsonable(value: object) -> JsonValue:
+    """A JSON-safe value: pydantic models are dumped, tuples become lists, anything else must be JSON."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return _JSON.validate_python(value, strict=True)
+
+
+class RunJournal:
+    """Writer of one run's artifacts directory. Create with ``RunJournal.create``."""
+
+    def __init__(self, run_dir: Path, *, fsync: bool, redactor: Redactor) -> None:
+        self.dir = run_dir
+        self.fsync = fsync
+        self.redactor = redactor
+        self._lock = threading.RLock()
+        self._plan_version = 0
+        self._closed = False
+
+    @classmethod
+    def create(
+        cls, root: Path, header: RunHeader, *, fsync: bool = False, redactor: Redactor | None = None
+    ) -> RunJournal:
+        """Create ``root/<run_id>/`` (refuses an existing journal) and write the header record.
+
+        Without a ``redactor`` one is built from the environment (``Redactor.from_environment()``).
+        """
+        run_dir = Path(root) / safe_name(header.run_id)
+        if (run_dir / RUN_FILE).exists():
+            raise FileExistsError(f"a run journal already exists in {run_dir}")
+        (run_dir / SCREENS_DIR).mkdir(parents=True, exist_ok=True)
+        (run_dir / PLAN_DIR).mkdir(exist_ok=True)
+        journal = cls(run_dir, fsync=fsync, redactor=redactor or Redactor.from_environment())
+        journal._append(RUN_FILE, header)
+        return journal
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _line(self, record: BaseModel | dict[str, JsonValue]) -> str:
+        data = record.model_dump(mode="json") if isinstance(record, BaseModel) else record
+        return json.dumps(self.redactor.redact_json(data), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+    def _sync(self, handle: IO[str] | IO[bytes]) -> None:
+        handle.flush()
+        if self.fsync:
+            os.fsync(handle.fileno())
+
+    def _append(self, name: str, record: BaseModel | dict[str, JsonValue]) -> None:
+        line = self._line(record)
+        with self._lock:
+            if self._closed:
+                raise JournalClosed(f"journal {self.dir} is closed; cannot append to {name}")
+            with open(self.dir / name, "a", encoding="utf-8") as handle:
+                handle.write(line)
+                self._sync(handle)
+
+    def _write_once(self, path: Path, data: bytes) -> None:
+        """Write ``data`` to ``path`` atomically (temp file + rename) unless it already exists."""
+        with self._lock:
+            if path.exists():
+                return
+            tmp = path.with_name(f".{path.name}.tmp")
+            with open(tmp, "wb") as handle:
+                handle.write(data)
+                self._sync(handle)
+            os.replace(tmp, path)
+
+    def put_screen(self, png: bytes) -> str:
+        """Store a screenshot as ``screens/<sha256>.png`` (once); returns the sha256 hex digest."""
+        sha = hashlib.sha256(png).hexdigest()
+        self._write_once(self.dir / SCREENS_DIR / f"{sha}.png", png)
+        return sha
+
+    def put_blob(self, data: bytes | str, ext: str) -> str:
+        """Store a blob as ``screens/<sha256>.<ext>`` (once); returns that file name (the reference).
+
+        Text (a ``str``, or bytes with a text extension such as ``xml``) is redacted before hashing.
+        """
+        if not _EXT.match(ext):
+            raise ValueError(f"invalid blob extension {ext!r}")
+        if isinstance(data, bytes) and ext.lower() in _TEXT_EXTS:
+            data = data.decode("utf-8", errors="surrogateescape")
+        if isinstance(data, str):
+            data = self.redactor.redact(data).encode("utf-8", errors="surrogateescape")
+        ref = f"{hashlib.sha256(data).hexdigest()}.{ext}"
+        self._write_once(self.dir / SCREENS_DIR / ref, data)
+        return ref
+
+    def append_step(self, step: StepRecord) -> None:
+        """Append one step record to ``steps.jsonl``."""
+        self._append(STEPS_FILE, step)
+
+    def append_verdict(self, verdict: CheckVerdict) -> None:
+        """Append one verdict to ``ledger.jsonl`` (never rewritten)."""
+        self._append(LEDGER_FILE, verdict)
+
+    def append_model_call(self, record: ModelCallRecord) -> None:
+        """Append one model-call diagnostics record to ``model_calls.jsonl``."""
+        self._append(MODEL_CALLS_FILE, record)
+
+    def append_event(self, kind: str, **fields: object) -> None:
+        """Append a free-form engine event; fields must be JSON-safe (pydantic models are dumped)."""
+        event = Event(kind=kind, at=time.time(), fields={k: _jsonable(v) for k, v in fields.items()})
+        self._append(EVENTS_FILE, event)
+
+    def write_plan(self, text: str) -> int:
+        """Store a plan version as ``plan/NNNN.md``; returns its version number (1, 2, …)."""
+        data = self.redactor.redact(text).encode("utf-8")
+        with self._lock:
+            if self._closed:
+                raise JournalClosed(f"journal {self.dir} is closed; cannot write a plan")
+            self._plan_version += 1
+            version = self._plan_version
+            self._write_once(self.dir / PLAN_DIR / f"{version:04d}.md", data)
+        return version
+
+    def close(self, outcome: RunOutcome) -> None:
+        """Write ``outcome.json`` then the terminal record; later writes raise ``JournalClosed``."""
+        body = json.dumps(
+            self.redactor.redact_json(outcome.model_dump(mode="json")), ensure_ascii=False, indent=2
+        )
+        with self._lock:
+            if self._closed:
+                raise JournalClosed(f"journal {self.dir} is already closed")
+            path = self.dir / OUTCOME_FILE
+            tmp = path.with_name(f".{path.name}.tmp")
+            with open(tmp, "w", encoding="utf-8") as handle:
+                handle.write(body + "\n")
+                self._sync(handle)
+            os.replace(tmp, path)
+            self._append(RUN_FILE, RunTerminal(execution=outcome.execution, finished_at=outcome.finished_at))
+            self._closed = True

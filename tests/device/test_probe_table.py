@@ -1,0 +1,102 @@
+"""The probe table refuses everything outside it: unknown kinds, bad parameters, state changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_artemis.contracts import ProbeSpec, UsageError
+from pytest_artemis.device import DEFAULT_PROBES, ProbeKind, ProbeRefused, ProbeTable
+from pytest_artemis.device.parsers import parse_prop
+
+
+def spec(kind: str, **params: str) -> ProbeSpec:
+    return ProbeSpec(kind=kind, params=params)
+
+
+def test_built_in_argv() -> None:
+    assert DEFAULT_PROBES.argv(spec("setting", ns="global", key="wifi_on")) == [
+        "settings", "get", "global", "wifi_on"]
+    assert DEFAULT_PROBES.argv(spec("alarms")) == ["dumpsys", "alarm"]
+    assert DEFAULT_PROBES.argv(spec("content", uri="content://com.android.contacts/data/phones",
+                                    projection="display_name:data1")) == [
+        "content", "query", "--uri", "content://com.android.contacts/data/phones",
+        "--projection", "display_name:data1"]
+    assert DEFAULT_PROBES.argv(spec("prop", key="ro.product.model")) == ["getprop", "ro.product.model"]
+    assert {k.name for k in DEFAULT_PROBES} == {
+        "alarms", "battery", "foreground", "window_focus", "notifications", "setting", "content",
+        "packages", "prop"}
+
+
+def test_refusal_is_a_usage_error() -> None:
+    assert issubclass(ProbeRefused, UsageError)
+
+
+@pytest.mark.parametrize("kind", ["shell", "reboot", "Settings", "battery_set", ""])
+def test_unknown_kinds_refused(kind: str) -> None:
+    if not kind:
+        pytest.raises(ValueError, ProbeSpec, kind=kind)  # the contract itself refuses an empty kind
+        return
+    with pytest.raises(ProbeRefused, match="unknown probe kind"):
+        DEFAULT_PROBES.validate(spec(kind))
+
+
+@pytest.mark.parametrize("key", [
+    "wifi_on;reboot", "wifi_on; reboot", "$(reboot)", "`reboot`", "wifi_on|sh", "a&&b", "a>/sdcard/x",
+    "a<b", "wifi_on\nreboot", "wifi_on\n", "a b", "a\tb", "'x'", '"x"', "x\\y", "-rf", "--bind",
+])
+def test_metacharacters_whitespace_and_options_refused(key: str) -> None:
+    with pytest.raises(ProbeRefused):
+        DEFAULT_PROBES.argv(spec("setting", ns="global", key=key))
+
+
+@pytest.mark.parametrize("value", ["put", "PUT", "set", "delete", "insert", "update", "reset"])
+def test_state_changing_words_refused(value: str) -> None:
+    with pytest.raises(ProbeRefused, match="state-changing"):
+        DEFAULT_PROBES.validate(spec("setting", ns="global", key=value))
+
+
+def test_namespace_pattern_and_parameter_set() -> None:
+    with pytest.raises(ProbeRefused, match="does not match"):
+        DEFAULT_PROBES.validate(spec("setting", ns="private", key="x"))
+    with pytest.raises(ProbeRefused, match="missing"):
+        DEFAULT_PROBES.validate(spec("setting", ns="global"))
+    with pytest.raises(ProbeRefused, match="unknown parameter"):
+        DEFAULT_PROBES.validate(spec("battery", action="set"))  # `dumpsys battery set ...` is unreachable
+    with pytest.raises(ProbeRefused, match="unknown parameter"):
+        DEFAULT_PROBES.validate(spec("setting", ns="global", key="wifi_on", value="0"))
+
+
+@pytest.mark.parametrize("uri", [
+    "http://evil", "file:///sdcard/x", "content://", "content://a b", "content://x/../y?z=1",
+    "content://com.android.contacts/data?limit=1", "content://x#frag", "content://x/y;rm",
+])
+def test_content_uri_pattern(uri: str) -> None:
+    with pytest.raises(ProbeRefused):
+        DEFAULT_PROBES.validate(spec("content", uri=uri))
+
+
+def test_register_plugin_probe_under_same_rules() -> None:
+    table = DEFAULT_PROBES.copy()
+    table.register(ProbeKind("dumpsys_service", ("dumpsys", "{service}"), params={"service": r"[a-z_]{1,40}"},
+                             parser=parse_prop))
+    assert table.argv(spec("dumpsys_service", service="wifi")) == ["dumpsys", "wifi"]
+    with pytest.raises(ProbeRefused):
+        table.argv(spec("dumpsys_service", service="wifi;reboot"))
+    assert "dumpsys_service" not in DEFAULT_PROBES
+    with pytest.raises(ProbeRefused, match="already registered"):
+        table.register(ProbeKind("dumpsys_service", ("dumpsys", "wifi")))
+
+
+@pytest.mark.parametrize("kind", [
+    ProbeKind("put_setting", ("settings", "put", "global", "{key}", "1"), params={"key": r"\w+"}),
+    ProbeKind("battery_set", ("dumpsys", "battery", "set", "level", "5")),
+    ProbeKind("bind", ("content", "query", "--bind", "x")),
+    ProbeKind("shell_string", ("sh -c reboot",)),
+    ProbeKind("substituted", ("settings", "get", "global", "x{key}"), params={"key": r"\w+"}),
+    ProbeKind("no_pattern", ("getprop", "{key}")),
+    ProbeKind("Bad Name", ("getprop",)),
+    ProbeKind("empty", ()),
+])
+def test_register_refuses_unsafe_templates(kind: ProbeKind) -> None:
+    with pytest.raises(ProbeRefused):
+        ProbeTable().register(kind)
