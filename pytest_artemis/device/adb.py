@@ -60,6 +60,8 @@ class AdbDevice:
         self._client = adbutils.AdbClient(host=host, port=port, socket_timeout=timeout_s)
         self._dev = self._client.device(serial=serial)
         self.probes = probes if probes is not None else DEFAULT_PROBES
+        # One dump file per device: concurrent hierarchy() calls must not interleave dump and pull.
+        self._dump_lock = threading.Lock()
 
     @property
     def serial(self) -> str:
@@ -185,10 +187,11 @@ class AdbDevice:
 
     def hierarchy(self) -> Hierarchy:
         """The parsed uiautomator dump; one retry (e.g. ``could not get idle state``)."""
-        try:
-            return self._hierarchy_once()
-        except DeviceCommandFailed:
-            return self._hierarchy_once()
+        with self._dump_lock:
+            try:
+                return self._hierarchy_once()
+            except DeviceCommandFailed:
+                return self._hierarchy_once()
 
     # -- input --------------------------------------------------------------------------------
 

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from pytest_artemis.agents.planner import ask_plan
 from pytest_artemis.contracts import (
-    ArtemisError,
     Execution,
     InfraFailure,
     InfrastructureError,
@@ -22,6 +21,7 @@ from pytest_artemis.plan import Plan, PlanSyntaxError, Subgoal, parse_plan, plac
 from pytest_artemis.probes import run_probe_check
 from pytest_artemis.store.journal import RUN_FILE, RunHeader, RunJournal
 
+from .breakers import Breakers
 from .checkpoints import CheckpointScheduler
 from .config import RunConfig
 from .judging import checkpoint_judge
@@ -81,9 +81,10 @@ async def run_task_async(
     """
     header = read_header(journal)
     state = RunState(spec=spec, config=config, device=device, models=models, journal=journal,
-                     observer=observer or NullObserver(), header=header, calls=CallLog(header.run_id), ocr=ocr)
-    state.calls = CallLog(header.run_id, state.count_call)
-    state.breakers.__init__(same_finding_limit=config.same_finding_limit, no_effect_limit=config.no_effect_limit)
+                     observer=observer or NullObserver(), header=header, calls=CallLog(header.run_id), ocr=ocr,
+                     breakers=Breakers(same_finding_limit=config.same_finding_limit,
+                                       no_effect_limit=config.no_effect_limit))
+    state.calls = CallLog(header.run_id, state.count_call)  # its sink journals and sums every call
     scheduler = CheckpointScheduler(checkpoint_judge(state), concurrency=config.check_concurrency,
                                     timeout_s=config.check_timeout_s)
     execution: Execution = "finished"
@@ -95,8 +96,10 @@ async def run_task_async(
             await drive(state, scheduler)
             if not await settle(state, scheduler):
                 break
-    except (InfrastructureError, ModelContextExceeded) as exc:
-        execution, infra = "crashed", _infra(exc, getattr(exc, "infra_kind", "model"))
+    except InfrastructureError as exc:
+        execution, infra = "crashed", _infra(exc, exc.infra_kind)
+    except ModelContextExceeded as exc:
+        execution, infra = "crashed", _infra(exc, "model")
     except (asyncio.CancelledError, KeyboardInterrupt):
         await _cancel(scheduler)
         _close(state, "interrupted", None)
@@ -189,5 +192,3 @@ async def _first_plan(state: RunState) -> Plan:
         plan = Plan(subgoals=(Subgoal(text=state.spec.goal),), task_checks=plan.task_checks if plan else ())
     return place_checks(plan, state.user_items) if checks_on else plan.without_checks()
 
-
-__all__ = ["ArtemisError", "read_header", "run_task", "run_task_async"]

@@ -33,7 +33,7 @@ def _figure(run_dir: Path, ref: str | None, caption: str, step: StepRecord | Non
     if src is None or size is None:
         why = "no screenshot" if not ref else "screenshot missing"
         return tag("figure", tag("div", esc(why), class_="noshot") + tag("figcaption", esc(caption)))
-    img = f'<img src="{esc(src)}" width="160" loading="lazy" alt="{esc(caption)} screenshot">'
+    img = f'<img src="{esc(src)}" width="160" alt="{esc(caption)} screenshot">'
     overlay = action_overlay(step.actions, step.results, size) if step is not None and step.actions else ""
     shot = tag("a", img, href=src, title="open full size") + overlay
     return tag("figure", tag("div", shot, class_="shot") + tag("figcaption", esc(caption)))

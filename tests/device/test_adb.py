@@ -90,6 +90,10 @@ def test_second_device_is_independent(server, device: AdbDevice) -> None:
 def test_launch_stop_keys(device: AdbDevice, phone) -> None:
     device.launch(CLOCK)
     assert phone.state.foreground.startswith(CLOCK + "/")
+    before = phone.state.clock_ms
+    device.swipe(540, 1500, 540, 800, 200)
+    device.long_press(540, 1200, 600)
+    assert phone.state.clock_ms > before  # both gestures reached the phone (input advances its clock)
     device.key("HOME")
     assert device.current_app() == LAUNCHER
     device.launch(CONTACTS, ".activities.ContactEditorActivity")

@@ -1,0 +1,121 @@
+"""The outcome table (DESIGN.md §1) as a pure function, and the words it puts on reports."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_artemis.contracts import InfraFailure, ItemSummary, RunOutcome, TaskResult, TestTally
+from pytest_artemis.plugin.outcomes import Judgement, judge, report_word, teststatus, worst
+
+
+def item(kind: str, status: str, text: str = "", evidence: str = "", when: str = "complete") -> ItemSummary:
+    return ItemSummary(text=text or f"{kind} {status}", kind=kind, when=when, status=status,
+                       evidence=evidence)
+
+
+def outcome(*items: ItemSummary, task: str = "completed", execution: str = "finished",
+            infra: InfraFailure | None = None, unmet: tuple[str, ...] = (), reason: str = "") -> RunOutcome:
+    counts = {s: sum(1 for i in items if i.status == s) for s in ("passed", "failed", "inconclusive", "unchecked")}
+    return RunOutcome(
+        run_id="r1", execution=execution, task=TaskResult(status=task, reason=reason, unmet=unmet),
+        tests=TestTally(**counts, items=items), infra=infra, device="emulator-5554",
+        started_at=0.0, finished_at=1.0,
+    )
+
+
+def test_completed_and_every_item_passed_is_passed():
+    assert judge(outcome(item("verify", "passed"), item("assert", "passed"))) == Judgement("PASSED")
+
+
+def test_a_failed_assertion_fails_whatever_the_task_status_and_lists_each_with_evidence():
+    run = outcome(item("assert", "failed", "toast appears", "no toast in steps 3-5"),
+                  item("assert", "failed", "no crash", "dialog 'Clock has stopped'", when="end"),
+                  item("verify", "failed", "alarm set"), task="blocked", unmet=("alarm set",))
+    verdict = judge(run)
+    assert verdict.word == "FAILED" and verdict.phase == "call"
+    assert "2 assertions failed" in verdict.message
+    assert "'toast appears': no toast in steps 3-5" in verdict.message
+    assert "'no crash' (when=end): dialog 'Clock has stopped'" in verdict.message
+
+
+def test_a_failed_assertion_wins_over_infrastructure_and_says_the_run_ended_early():
+    run = outcome(item("assert", "failed", "t", "e"), execution="crashed",
+                  infra=InfraFailure(kind="device", error_class="DeviceUnavailable", message="offline"))
+    verdict = judge(run)
+    assert verdict.word == "FAILED"
+    assert "the run also ended early" in verdict.message and "DeviceUnavailable" in verdict.message
+
+
+def test_unmet_verify_without_failed_assertion_is_blocked_naming_criteria_and_finding():
+    run = outcome(item("verify", "failed", "The alarm list shows 7:30 AM", "list shows 8:00 AM only"),
+                  item("assert", "passed"), task="blocked", unmet=("The alarm list shows 7:30 AM",),
+                  reason="verify items unmet after repairs")
+    verdict = judge(run)
+    assert verdict.word == "BLOCKED" and verdict.phase == "setup"
+    assert verdict.message.startswith("BLOCKED: task blocked: verify items unmet after repairs")
+    assert "'The alarm list shows 7:30 AM': list shows 8:00 AM only" in verdict.message
+
+
+@pytest.mark.parametrize("task", ["partial", "blocked"])
+def test_a_task_not_completed_is_blocked_even_when_all_items_passed(task):
+    assert judge(outcome(item("verify", "passed"), task=task, reason="time budget")).word == "BLOCKED"
+
+
+@pytest.mark.parametrize("execution", ["crashed", "interrupted"])
+def test_infrastructure_or_unfinished_run_is_error_with_the_infra_class(execution):
+    infra = InfraFailure(kind="model", error_class="ModelUnavailable", message="HTTP 503")
+    verdict = judge(outcome(item("verify", "unchecked"), execution=execution, infra=infra))
+    assert verdict.word == "ERROR" and verdict.phase == "setup"
+    assert "infrastructure failure (model) ModelUnavailable on device emulator-5554: HTTP 503" in verdict.message
+
+
+def test_interrupted_without_infra_record_is_error():
+    verdict = judge(outcome(execution="interrupted"))
+    assert verdict.word == "ERROR" and "run interrupted" in verdict.message
+
+
+@pytest.mark.parametrize("status", ["unchecked", "inconclusive"])
+def test_nothing_failed_but_not_all_confirmed_is_unchecked(status):
+    verdict = judge(outcome(item("verify", "passed"), item("assert", status, "toast", "checker timed out")))
+    assert verdict.word == "UNCHECKED" and verdict.phase == "call"
+    assert verdict.message.startswith("UNCHECKED: 1 item could not be confirmed")
+    assert "'toast': checker timed out" in verdict.message
+
+
+def test_counts_without_items_still_fail():
+    run = RunOutcome(run_id="r", execution="finished", task=TaskResult(status="completed"),
+                     tests=TestTally(failed=1), started_at=0, finished_at=1)
+    assert judge(run).word == "FAILED"
+
+
+def test_worst_of_several_runs():
+    words = [Judgement("PASSED"), Judgement("UNCHECKED", "u"), Judgement("BLOCKED", "b")]
+    assert worst(words).word == "BLOCKED"
+    assert worst([]) is None
+
+
+@pytest.mark.parametrize(
+    ("judgement", "when", "outcome_", "wasxfail", "ours", "word"),
+    [
+        (Judgement("BLOCKED", "b"), "setup", "failed", False, True, "BLOCKED"),
+        (Judgement("ERROR", "e"), "setup", "failed", False, True, "ERROR"),
+        (None, "setup", "failed", False, False, "ERROR"),  # e.g. the lease failed
+        (Judgement("UNCHECKED", "u"), "call", "skipped", True, True, "UNCHECKED"),
+        (Judgement("UNCHECKED", "u"), "call", "failed", False, True, "FAILED"),  # --artemis-unchecked=fail
+        (Judgement("UNCHECKED", "u"), "call", "failed", False, False, "FAILED"),  # the body failed first
+        (Judgement("UNCHECKED", "u"), "call", "skipped", False, True, None),  # --artemis-unchecked=skip
+        (Judgement("PASSED"), "call", "passed", False, False, "PASSED"),
+        (Judgement("BLOCKED", "b"), "call", "failed", False, True, "BLOCKED"),  # artemis.run() in the body
+    ],
+)
+def test_report_word(judgement, when, outcome_, wasxfail, ours, word):
+    assert report_word(judgement, when, outcome_, wasxfail, ours) == word
+
+
+def test_teststatus_keeps_pytest_categories():
+    assert teststatus("setup", "failed", "BLOCKED", False)[:2] == ("error", "B")
+    assert teststatus("call", "skipped", "UNCHECKED", True)[0] == "xfailed"
+    assert teststatus("???", "failed", "ERROR", False)[0] == "error"
+    # A plain skip never gets our word: it would leak into unrelated skip summaries.
+    assert teststatus("call", "skipped", "UNCHECKED", False) is None
+    assert teststatus("call", "passed", "PASSED", False) is None
