@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 import shlex
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager

@@ -148,7 +148,7 @@ def report_word(
     return None
 
 
-def teststatus(
+def status_for(
     when: str, outcome: str, word: str | None, wasxfail: bool
 ) -> tuple[str, str, tuple[str, dict[str, bool]]] | None:
     """``pytest_report_teststatus`` answer: our word inside pytest's own category, or None."""
@@ -211,4 +211,4 @@ def pytest_report_teststatus(
 
     if not isinstance(report, pytest.TestReport):
         return None
-    return teststatus(report.when, report.outcome, report_word_of(report), hasattr(report, "wasxfail"))
+    return status_for(report.when, report.outcome, report_word_of(report), hasattr(report, "wasxfail"))

@@ -306,8 +306,8 @@ def _monkey(ctx: Ctx, args: list[str]) -> int:
         ctx.err("** No activities found to run, monkey aborted.\n")
         return 252
     p.launch(pkg)
-    ctx.out(f"Events injected: 1\n## Network stats: elapsed time=21ms (0ms mobile, 0ms wifi, "
-            f"21ms not connected)\n")
+    ctx.out("Events injected: 1\n## Network stats: elapsed time=21ms (0ms mobile, 0ms wifi, "
+            "21ms not connected)\n")
     return 0
 
 

@@ -20,11 +20,20 @@ import threading
 from collections.abc import Callable
 
 from . import render
-from .apps import APPS, clock, contacts, launcher, settings
+from .apps import APPS, launcher, settings
 from .faults import Faults
 from .fs import FileSystem
-from .state import (DEFAULT_ALARMS, DEFAULT_CONTACTS, EPOCH_MS, LAUNCHER, LAUNCHER_ACTIVITY,
-                    RECENTS_ACTIVITY, Page, PhoneState, default_settings)
+from .state import (
+    DEFAULT_ALARMS,
+    DEFAULT_CONTACTS,
+    EPOCH_MS,
+    LAUNCHER,
+    LAUNCHER_ACTIVITY,
+    RECENTS_ACTIVITY,
+    Page,
+    PhoneState,
+    default_settings,
+)
 from .ui import Kit
 from .widgets import Node, dump_xml, hit_test
 
@@ -386,5 +395,3 @@ class SimPhone:
                 self._xml = dump_xml(windows)
             return self._xml
 
-
-__all__ = ["SimPhone", "parse_keycode", "clock", "contacts"]

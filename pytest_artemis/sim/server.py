@@ -13,6 +13,7 @@ killforward, list-forward), ``host:list-forward``, ``host:killforward-all``,
 
 from __future__ import annotations
 
+import contextlib
 import select
 import socket
 import struct
@@ -86,19 +87,15 @@ class SimServer:
             return
         self._stopping.set()
         self._notify()
-        try:
+        with contextlib.suppress(OSError):
             # Wake the blocking accept() with a throwaway connection, then close.
             socket.create_connection((self.host, self.port), timeout=1).close()
-        except OSError:
-            pass
         self._thread.join(timeout=5)
         self._sock.close()
         with self._clients_lock:
             for client in list(self._clients):
-                try:
+                with contextlib.suppress(OSError):
                     client.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 client.close()
             self._clients.clear()
         self._thread = None
@@ -137,10 +134,8 @@ class SimServer:
             self._session(sock)
             finish(sock)
         except ProtocolError as exc:
-            try:
+            with contextlib.suppress(OSError):
                 send_fail(sock, str(exc))
-            except OSError:
-                pass
             finish(sock)
         except (OSError, ConnectionError):
             pass
@@ -335,8 +330,8 @@ class SimServer:
                 last = text
             with self._changed:
                 gen = self._generation
-                self._changed.wait_for(lambda: self._generation != gen or self._stopping.is_set(),
-                                       timeout=0.5)
+                self._changed.wait_for(
+                    lambda seen=gen: self._generation != seen or self._stopping.is_set(), timeout=0.5)
             if _peer_closed(sock):
                 return
 

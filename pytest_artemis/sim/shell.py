@@ -226,6 +226,10 @@ def parse(s: str) -> list[tuple[str, list[tuple[list, list]]]]:
 
 # -- executor -------------------------------------------------------------------------
 
+def _discard(data: bytes) -> None:
+    """Writer for /dev/null."""
+
+
 class _Shell:
     def __init__(self, phone: SimPhone, out: Output):
         self.phone = phone
@@ -299,7 +303,7 @@ class _Shell:
                 stdin = content
                 continue
             if target == "/dev/null":
-                writer = (lambda d: None)
+                writer = _discard
             else:
                 chunks = files.setdefault(target, [])
                 appends[target] = op == ">>"

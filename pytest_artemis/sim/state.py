@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 #: The phone's clock starts here (the phone's local time zone is UTC).
-EPOCH = _dt.datetime(2026, 1, 15, 9, 0, 0, tzinfo=_dt.timezone.utc)
+EPOCH = _dt.datetime(2026, 1, 15, 9, 0, 0, tzinfo=_dt.UTC)
 EPOCH_MS = int(EPOCH.timestamp() * 1000)
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
@@ -127,7 +127,7 @@ def fmt_12h(hour: int, minute: int) -> str:
 
 def local_time(ms: int) -> _dt.datetime:
     """Phone-local wall time for a millisecond timestamp."""
-    return _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.timezone.utc)
+    return _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.UTC)
 
 
 def fmt_stamp(ms: int) -> str:

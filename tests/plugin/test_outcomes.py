@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_artemis.contracts import InfraFailure, ItemSummary, RunOutcome, TaskResult, TestTally
-from pytest_artemis.plugin.outcomes import Judgement, judge, report_word, teststatus, worst
+from pytest_artemis.plugin.outcomes import Judgement, judge, report_word, status_for, worst
 
 
 def item(kind: str, status: str, text: str = "", evidence: str = "", when: str = "complete") -> ItemSummary:
@@ -113,9 +113,9 @@ def test_report_word(judgement, when, outcome_, wasxfail, ours, word):
 
 
 def test_teststatus_keeps_pytest_categories():
-    assert teststatus("setup", "failed", "BLOCKED", False)[:2] == ("error", "B")
-    assert teststatus("call", "skipped", "UNCHECKED", True)[0] == "xfailed"
-    assert teststatus("???", "failed", "ERROR", False)[0] == "error"
+    assert status_for("setup", "failed", "BLOCKED", False)[:2] == ("error", "B")
+    assert status_for("call", "skipped", "UNCHECKED", True)[0] == "xfailed"
+    assert status_for("???", "failed", "ERROR", False)[0] == "error"
     # A plain skip never gets our word: it would leak into unrelated skip summaries.
-    assert teststatus("call", "skipped", "UNCHECKED", False) is None
-    assert teststatus("call", "passed", "PASSED", False) is None
+    assert status_for("call", "skipped", "UNCHECKED", False) is None
+    assert status_for("call", "passed", "PASSED", False) is None
