@@ -1,0 +1,88 @@
+"""Latency of the simulator through the real adbutils client.
+
+    ADBUTILS_ADB_PATH=/bin/true python benchmarks/bench_sim.py [--iterations 50]
+
+Prints median and p90 for ``screenshot()`` and ``dump_hierarchy()`` on an
+unchanged screen (served from the render cache) and on a screen changed before
+every call (re-rendered), plus the raw one-connection ``shell,v2`` round trip
+for comparison: adbutils opens two connections per call (``host:version``
+first) and sleeps 10 ms in each ``close()``, which sets its floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import struct
+import time
+
+os.environ.setdefault("ADBUTILS_ADB_PATH", "/bin/true")
+
+import adbutils  # noqa: E402  (must see ADBUTILS_ADB_PATH first)
+
+from pytest_artemis.sim import SimServer  # noqa: E402
+
+
+def _stats(samples: list[float]) -> str:
+    ms = sorted(s * 1000 for s in samples)
+    p90 = ms[min(len(ms) - 1, int(len(ms) * 0.9))]
+    return f"median {statistics.median(ms):6.1f} ms   p90 {p90:6.1f} ms"
+
+
+def _timed(fn, n: int, before=None) -> list[float]:
+    out = []
+    for i in range(n):
+        if before:
+            before(i)
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def _raw_shell(server: SimServer, cmd: str) -> None:
+    with socket.create_connection((server.host, server.port)) as s:
+        for req in ("host:transport:emulator-5554", f"shell,v2,raw:{cmd}"):
+            s.sendall(f"{len(req):04x}{req}".encode())
+            assert s.recv(4, socket.MSG_WAITALL) == b"OKAY"
+        while True:
+            kind, size = struct.unpack("<BI", s.recv(5, socket.MSG_WAITALL))
+            s.recv(size, socket.MSG_WAITALL)
+            if kind == 3:
+                return
+
+
+def main() -> None:
+    """Run the benchmark and print a table."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--iterations", type=int, default=50)
+    n = parser.parse_args().iterations
+    with SimServer(devices=1) as server:
+        phone = server.phone("emulator-5554")
+        d = adbutils.AdbClient(host=server.host, port=server.port).device("emulator-5554")
+        d.app_start("com.android.settings", ".Settings")
+        d.screenshot(error_ok=False)
+
+        def change(i: int) -> None:
+            phone.put_setting("global", "bluetooth_on", str(i % 2))
+
+        rows = [
+            ("adbutils screenshot, unchanged", _timed(lambda: d.screenshot(error_ok=False), n)),
+            ("adbutils screenshot, changed", _timed(lambda: d.screenshot(error_ok=False), n, change)),
+            ("adbutils dump_hierarchy, unchanged", _timed(d.dump_hierarchy, n)),
+            ("adbutils dump_hierarchy, changed", _timed(d.dump_hierarchy, n, change)),
+            ("raw shell,v2 screencap -p, unchanged", _timed(lambda: _raw_shell(server, "screencap -p"), n)),
+            ("raw shell,v2 screencap -p, changed",
+             _timed(lambda: _raw_shell(server, "screencap -p"), n, change)),
+            ("raw shell,v2 uiautomator dump, changed",
+             _timed(lambda: _raw_shell(server, "uiautomator dump /data/local/tmp/u.xml"), n, change)),
+        ]
+    print(f"{n} iterations, 1080x2400")
+    for name, samples in rows:
+        print(f"{name:<42} {_stats(samples)}")
+
+
+if __name__ == "__main__":
+    main()
