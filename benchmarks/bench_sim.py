@@ -60,13 +60,13 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=50)
     n = parser.parse_args().iterations
     with SimServer(devices=1) as server:
-        phone = server.phone("emulator-5554")
         d = adbutils.AdbClient(host=server.host, port=server.port).device("emulator-5554")
         d.app_start("com.android.settings", ".Settings")
         d.screenshot(error_ok=False)
 
         def change(i: int) -> None:
-            phone.put_setting("global", "bluetooth_on", str(i % 2))
+            # Act through ADB, as an agent does before observing.
+            d.shell(f"settings put global bluetooth_on {i % 2}")
 
         rows = [
             ("adbutils screenshot, unchanged", _timed(lambda: d.screenshot(error_ok=False), n)),

@@ -27,7 +27,8 @@ class CheckerTool:
 _TOOLS: dict[ToolName, CheckerTool] = {
     t.name: t
     for t in (
-        CheckerTool("step_detail", '{"tool": "step_detail", "step": N}: decision, actions and results of step N'),
+        CheckerTool("step_detail", '{"tool": "step_detail", "step": N}: '
+                    "decision, actions and results of step N"),
         CheckerTool("step_screenshot", '{"tool": "step_screenshot", "step": N, "which": "pre|post"}: '
                     "the screenshot before or after step N"),
         CheckerTool("read_plan", '{"tool": "read_plan"}: the current plan'),
@@ -200,7 +201,8 @@ async def _serve(
             lines.append(f"step_detail({req.step}): {evidence.step_detail(req.step)}")
         elif req.tool == "step_screenshot" and req.step is not None:
             image = evidence.step_screenshot(req.step, req.which)
-            lines.append(f"step_screenshot({req.step}, {req.which}): {'attached' if image else 'none recorded'}")
+            found = "attached" if image else "none recorded"
+            lines.append(f"step_screenshot({req.step}, {req.which}): {found}")
             images.extend([image] if image else [])
         elif req.tool == "read_plan":
             lines.append(f"plan:\n{evidence.plan()}")

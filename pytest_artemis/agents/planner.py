@@ -18,7 +18,8 @@ def planner_messages(
     user = planner_user(goal, app, items, checks_enabled=checks_enabled)
     if note:
         user += f"\n\nYour previous plan could not be parsed: {note}. Write it again."
-    return [ChatMessage("system", planner_system(Scenario(checks_enabled=checks_enabled))), ChatMessage("user", user)]
+    system = planner_system(Scenario(checks_enabled=checks_enabled))
+    return [ChatMessage("system", system), ChatMessage("user", user)]
 
 
 async def ask_plan(

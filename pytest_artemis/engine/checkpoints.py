@@ -170,22 +170,22 @@ class CheckpointScheduler:
         except Exception as exc:  # the checker failing must not stop the run: recorded, fail-open
             return self._blanket(attempt, "inconclusive", f"checker error: {type(exc).__name__}: {exc}")
 
-    def _collect(self, cid: str) -> Harvest:
+    def _collect(self, cid: str, *, superseded: bool = False) -> Harvest:
         attempt, task = self._running.pop(cid)
-        verdicts = task.result()
-        return Harvest(attempt, verdicts, self._current.get(cid) == attempt.attempt_id)
+        current = not superseded and self._current.get(cid) == attempt.attempt_id
+        return Harvest(attempt, task.result(), current)
 
     async def _supersede(self, attempt: Attempt, task: asyncio.Task[tuple[CheckVerdict, ...]]) -> Harvest:
         cid = attempt.checkpoint.checkpoint_id
-        if task.done():
-            return self._collect(cid)
+        if task.done():  # finished but not harvested yet: its verdicts go on record, without effects
+            return self._collect(cid, superseded=True)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         if task.cancelled():
             self._running.pop(cid)
             verdicts = self._blanket(attempt, "superseded", "the subgoal was completed again")
             return Harvest(attempt, verdicts, False)
-        return self._collect(cid)
+        return self._collect(cid, superseded=True)
 
     async def _expire(self) -> list[Harvest]:
         """Cancel what is still running or queued after the barrier's timeout; all of it is unchecked."""
@@ -210,7 +210,8 @@ class CheckpointScheduler:
     @staticmethod
     def _blanket(attempt: Attempt, status: str, reason: str) -> tuple[CheckVerdict, ...]:
         probes_only = all(item.probe is not None for item in attempt.checkpoint.items)
-        source = "settlement" if status in ("unchecked", "superseded") else "probe" if probes_only else "model"
+        judged = "probe" if probes_only else "model"
+        source = "settlement" if status in ("unchecked", "superseded") else judged
         return blanket(
             attempt.checkpoint.items,
             status=status,  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Read-only evidence for the checker: recorded steps and screens, probes, and (final entry) the live screen."""
+"""Read-only evidence for the checker: recorded steps and screens, probes, (final entry) the live screen."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ class RunEvidence:
         if record is None:
             return "no such step"
         actions = ", ".join(a.model_dump_json() for a in record.actions) or "none"
-        return (f"decision: {record.decision!r}; actions: {actions}; results: {describe_results(record.results)}; "
+        results = describe_results(record.results)
+        return (f"decision: {record.decision!r}; actions: {actions}; results: {results}; "
                 f"foreground: {record.foreground}; flags: {', '.join(record.flags) or 'none'}")
 
     def step_screenshot(self, step: int, which: Literal["pre", "post"]) -> ImagePart | None:
@@ -51,7 +52,9 @@ class RunEvidence:
         if sha is None:
             return None
         path = self._state.journal.dir / SCREENS_DIR / f"{sha}.png"
-        return ImagePart(jpeg(path.read_bytes(), self._state.config.image_max_side)) if path.exists() else None
+        if not path.exists():
+            return None
+        return ImagePart(jpeg(path.read_bytes(), self._state.config.image_max_side))
 
     def plan(self) -> str:
         return self._state.plan_text

@@ -1,4 +1,4 @@
-"""Operator turns: perceive → compile context → decide → guard plan write → execute → record → spawn checks."""
+"""Operator turns: perceive → context → decide → guard the plan write → execute → record → spawn checks."""
 
 from __future__ import annotations
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Protocol
 
 from pytest_artemis.contracts import CheckVerdict, RunOutcome, StepRecord
-from pydantic import BaseModel
+from pytest_artemis.store.journal import RunHeader
 
 
 class RunObserver(Protocol):
     """Receives run events as they happen. Exceptions raised here propagate (a plugin bug is loud)."""
 
-    def on_start(self, header: BaseModel) -> None: ...
+    def on_start(self, header: RunHeader) -> None: ...
 
     def on_step(self, step: StepRecord) -> None: ...
 
@@ -23,7 +23,7 @@ class RunObserver(Protocol):
 class NullObserver:
     """An observer that ignores everything; subclass it and override only what you need."""
 
-    def on_start(self, header: BaseModel) -> None:
+    def on_start(self, header: RunHeader) -> None:
         """Called once, before the planner turn, with the journal's run header."""
 
     def on_step(self, step: StepRecord) -> None:

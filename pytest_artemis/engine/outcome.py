@@ -49,7 +49,9 @@ def tally(items: Sequence[CheckItem], ledger: Sequence[CheckVerdict], *, default
     )
 
 
-def unmet_verify(items: Sequence[CheckItem], ledger: Sequence[CheckVerdict], plan: Plan | None) -> list[CheckItem]:
+def unmet_verify(
+    items: Sequence[CheckItem], ledger: Sequence[CheckVerdict], plan: Plan | None
+) -> list[CheckItem]:
     """Verify items whose current verdict is failed, or whose subgoal is not done at the end."""
     current = current_verdicts(ledger)
     open_keys = {s.key for s in plan.subgoals if not s.done} if plan else set()
@@ -81,7 +83,8 @@ def task_result(
     if blocked_reason:
         return TaskResult(status="blocked", reason=blocked_reason, unmet=texts)
     if unmet:
-        return TaskResult(status="blocked", reason=last_finding or "verify items unmet at the end", unmet=texts)
+        reason = last_finding or "verify items unmet at the end"
+        return TaskResult(status="blocked", reason=reason, unmet=texts)
     if unmet_subgoals:
         reason = "final check: not met for the goal: " + "; ".join(unmet_subgoals)
         return TaskResult(status="blocked", reason=reason)

@@ -81,7 +81,8 @@ async def run_task_async(
     """
     header = read_header(journal)
     state = RunState(spec=spec, config=config, device=device, models=models, journal=journal,
-                     observer=observer or NullObserver(), header=header, calls=CallLog(header.run_id), ocr=ocr,
+                     observer=observer or NullObserver(), header=header, calls=CallLog(header.run_id),
+                     ocr=ocr,
                      breakers=Breakers(same_finding_limit=config.same_finding_limit,
                                        no_effect_limit=config.no_effect_limit))
     state.calls = CallLog(header.run_id, state.count_call)  # its sink journals and sums every call

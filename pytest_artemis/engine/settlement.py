@@ -12,6 +12,7 @@ from pytest_artemis.models import ImagePart
 from pytest_artemis.plan import normalize_text
 
 from .checkpoints import CheckpointScheduler
+from .context import recent_history
 from .harvest import apply_harvest, finding_text, note_verdicts
 from .judging import judge_history, model_verdicts, probe_verdict
 from .outcome import unmet_verify
@@ -46,7 +47,8 @@ async def settle(state: RunState, scheduler: CheckpointScheduler) -> bool:
         verdicts, unmet = _failed_open(items, attempt_id, started, f"final check timeout after "
                                                                    f"{state.config.check_timeout_s:g}s"), ()
     except Exception as exc:  # fail-open: the final check failing lets the run end, recorded inconclusive
-        verdicts, unmet = _failed_open(items, attempt_id, started, f"final check error: {type(exc).__name__}"), ()
+        reason = f"final check error: {type(exc).__name__}"
+        verdicts, unmet = _failed_open(items, attempt_id, started, reason), ()
     note_verdicts(state, verdicts)
     state.unmet_subgoals = unmet
     return send_back(state)
@@ -58,7 +60,9 @@ def _final_items(state: RunState) -> tuple[CheckItem, ...]:
     return tuple(i for i in state.all_items() if i.when == "end" or _needs_judging(current.get(i.key)))
 
 
-def _failed_open(items: Sequence[CheckItem], attempt_id: str, started: float, reason: str) -> list[CheckVerdict]:
+def _failed_open(
+    items: Sequence[CheckItem], attempt_id: str, started: float, reason: str
+) -> list[CheckVerdict]:
     return list(blanket(items, status="inconclusive", reason=reason, source="model", attempt_id=attempt_id,
                         checkpoint_id=FINAL, anchor_step=None, started_at=started))
 
@@ -85,7 +89,7 @@ async def final_check(
     judged, unmet = await model_verdicts(
         state, [i for i in end_items if i.probe is None], entry="final", attempt_id=attempt_id,
         checkpoint_id=FINAL, anchor_step=len(state.steps) or None,
-        history=tuple(f"step {s.step}: {s.decision}" for s in state.steps[-state.config.history_window:]),
+        history=recent_history(state),
         images=(image,), screen=screen.view, note=_ledger_note(state) + "\nThe final screen is attached.",
     )
     return verdicts + judged, unmet

@@ -1,4 +1,4 @@
-"""Building verdicts and reading the ledger: the current verdict of an item is its latest non-superseded one."""
+"""Building verdicts and reading the ledger (an item's current verdict is its latest non-superseded one)."""
 
 from __future__ import annotations
 

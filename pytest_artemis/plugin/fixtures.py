@@ -40,12 +40,13 @@ def artemis_device(pytestconfig: pytest.Config) -> Device:
 
 def model_set(options: ArtemisOptions) -> ModelSet:
     """Per-role LiteLLM models from the options; a usage error naming the option when one is missing."""
-    roles = {
+    roles: dict[str, str | None] = {
         "planner": options.planner_model or options.model,
         "operator": options.operator_model or options.model,
         "checker": options.checker_model or options.model,
     }
-    missing = [role for role, name in roles.items() if not name]
+    names = {role: name for role, name in roles.items() if name}
+    missing = [role for role in roles if role not in names]
     if missing:
         raise UsageError(
             f"no model configured for {', '.join(missing)}: pass --artemis-model=PROVIDER/MODEL (env "
@@ -55,11 +56,11 @@ def model_set(options: ArtemisOptions) -> ModelSet:
     from pytest_artemis.models import LiteLLMModel, ModelSet
 
     built: dict[str, LiteLLMModel] = {}
-    for name in roles.values():
+    for name in names.values():
         if name not in built:
-            built[name] = LiteLLMModel(name, api_base=options.api_base, api_key=options.api_key)  # type: ignore[arg-type]
-    return ModelSet(planner=built[roles["planner"]], operator=built[roles["operator"]],  # type: ignore[index]
-                    checker=built[roles["checker"]])  # type: ignore[index]
+            built[name] = LiteLLMModel(name, api_base=options.api_base, api_key=options.api_key)
+    return ModelSet(planner=built[names["planner"]], operator=built[names["operator"]],
+                    checker=built[names["checker"]])
 
 
 @pytest.fixture
@@ -88,8 +89,8 @@ def artemis(request: pytest.FixtureRequest, artemis_device: Device, artemis_mode
     except UsageError as exc:
         pytest.fail(str(exc), pytrace=False)
     if spec is not None:
-        run = result._record(run_for_item(item, spec, artemis_device, artemis_model, options, when="setup"))
-        raise_in_setup(item, run.judgement)
+        run = result.add_run(run_for_item(item, spec, artemis_device, artemis_model, options, when="setup"))
+        raise_in_setup(run.judgement)
     return result
 
 

@@ -6,6 +6,7 @@ import contextlib
 import os
 import re
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,17 +15,18 @@ import pytest
 
 from pytest_artemis.contracts import InfrastructureError, UsageError
 
+from .options import ArtemisOptions
+
 if TYPE_CHECKING:
     from filelock import BaseFileLock
 
     from pytest_artemis.device.base import Device
-
-from pytest_artemis.plugin.options import ArtemisOptions
+    from pytest_artemis.device.probes import ProbeTable
 
 _SIM = re.compile(r"sim(?::(\d+))?")
 _SERIAL = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 WORKERINPUT_POOL = "artemis_pool"
-"""``workerinput`` key under which the xdist controller hands its pool (and sim address) to workers."""
+"""``workerinput`` key under which the xdist controller hands its pool (plain strings) to workers."""
 
 
 class LeaseError(InfrastructureError):
@@ -52,7 +54,7 @@ class Pool:
                 "simulated": "1" if self.simulated else ""}
 
     @classmethod
-    def from_workerinput(cls, data: dict[str, str]) -> Pool:
+    def from_workerinput(cls, data: Mapping[str, str]) -> Pool:
         serials = tuple(data["serials"].split(","))
         return cls(data["host"], int(data["port"]), serials, bool(data["simulated"]))
 
@@ -134,7 +136,9 @@ def lease(pool: Pool, worker_id: str, holder: str) -> Lease:
 class DeviceFarm:
     """Per-process device state: a simulated server started here (if any), this process's lease."""
 
-    def __init__(self, options: ArtemisOptions, workerinput: dict[str, str] | None, worker_id: str) -> None:
+    def __init__(
+        self, options: ArtemisOptions, workerinput: Mapping[str, object] | None, worker_id: str
+    ) -> None:
         self.options = options
         self.worker_id = worker_id
         self.holder = holder_key(workerinput)
@@ -146,10 +150,8 @@ class DeviceFarm:
     def pool(self) -> Pool:
         """The pool this process leases from: the controller's (under xdist), a local sim, or serials."""
         if self._pool is None:
-            if self._workerinput is not None and WORKERINPUT_POOL in self._workerinput:
-                self._pool = Pool.from_workerinput(self._workerinput[WORKERINPUT_POOL])  # type: ignore[arg-type]
-            else:
-                self._pool = self._own_pool()
+            handed = (self._workerinput or {}).get(WORKERINPUT_POOL)
+            self._pool = Pool.from_workerinput(handed) if isinstance(handed, dict) else self._own_pool()
         return self._pool
 
     def _own_pool(self) -> Pool:
@@ -160,7 +162,7 @@ class DeviceFarm:
         return Pool(host, port, serials)
 
     def _start_sim(self, count: int) -> Pool:
-        from pytest_artemis.sim import SimServer  # type: ignore[attr-defined]
+        from pytest_artemis.sim import SimServer
 
         stack = contextlib.ExitStack()
         try:
@@ -176,12 +178,12 @@ class DeviceFarm:
             self._lease = lease(self.pool(), self.worker_id, self.holder)
         return self._lease
 
-    def device(self, probes: object = None) -> Device:
-        """An AdbDevice on the leased serial."""
+    def device(self, probes: ProbeTable | None = None) -> Device:
+        """An AdbDevice on the leased serial, refusing probes outside ``probes``."""
         from pytest_artemis.device import AdbDevice
 
         held = self.lease()
-        return AdbDevice(held.serial, host=held.pool.host, port=held.pool.port, probes=probes)  # type: ignore[arg-type]
+        return AdbDevice(held.serial, host=held.pool.host, port=held.pool.port, probes=probes)
 
     def close(self) -> None:
         """Release the lease and stop a simulated server started by this process."""
@@ -204,7 +206,7 @@ def worker_id(config: pytest.Config) -> str:
     return "main"
 
 
-def holder_key(workerinput: dict[str, str] | None) -> str:
+def holder_key(workerinput: Mapping[str, object] | None) -> str:
     """Unique per test run and worker, and computable by the controller from the worker's workerinput."""
     if workerinput is not None and "testrunuid" in workerinput:
         return f"{workerinput['testrunuid']}-{workerinput.get('workerid', 'gw')}"

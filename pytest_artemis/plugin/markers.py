@@ -87,9 +87,15 @@ def validated(
 
 def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | pytest.Collector:
     try:
-        item.stash[spec_key] = item_spec(item)
+        spec = item_spec(item)
     except MarkerError as exc:
         return InvalidMarkers.from_parent(collector, name=item.name, message=f"artemis marker error: {exc}")
+    if spec is not None and "artemis" not in getattr(item, "fixturenames", ()):
+        # A goal nobody runs would pass silently: the test must request the fixture that runs it.
+        message = f"artemis marker error: {item.nodeid}: a goal marker, but the test does not request the " \
+                  "`artemis` fixture that runs it (add an `artemis` argument)"
+        return InvalidMarkers.from_parent(collector, name=item.name, message=message)
+    item.stash[spec_key] = spec
     return item
 
 

@@ -76,7 +76,6 @@ OPTIONS: tuple[OptionDef, ...] = (
     OptionDef("sim_seed", "Seed of the simulated phone(s) started for `sim`/`sim:N`.", kind="int",
               default=0),
 )
-OPTIONS_BY_NAME: Mapping[str, OptionDef] = {o.name: o for o in OPTIONS}
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,20 @@ Word = Literal["PASSED", "FAILED", "BLOCKED", "ERROR", "UNCHECKED"]
 UncheckedMode = Literal["xfail", "skip", "fail"]
 
 
+class ArtemisOutcome(pytest.fail.Exception):  # type: ignore[misc,name-defined]
+    """A test outcome the plugin raised from a run's verdicts (BLOCKED, ERROR, FAILED, strict UNCHECKED).
+
+    A BaseException like every pytest outcome, so agent code's ``except Exception`` cannot swallow it.
+    """
+
+    # Like pytest's own outcomes: one-line summaries read "ArtemisOutcome: BLOCKED: …", no module path.
+    __module__ = "builtins"
+
+
+def _fail(message: str) -> None:
+    raise ArtemisOutcome(message, pytrace=False)
+
+
 @dataclass(frozen=True)
 class Judgement:
     """What a run means for its test: the word, the phase that reports it, and the message."""
@@ -105,16 +119,16 @@ def _unchecked_message(items: tuple[ItemSummary, ...]) -> str:
 def raise_in_call(judgement: Judgement, unchecked: UncheckedMode) -> None:
     """Raise the call-phase outcome of a judgement (FAILED/UNCHECKED); return for PASSED."""
     if judgement.word == "FAILED":
-        pytest.fail(judgement.message, pytrace=False)
+        _fail(judgement.message)
     if judgement.word == "UNCHECKED":
         if unchecked == "skip":
             pytest.skip(judgement.message)
         if unchecked == "fail":
-            pytest.fail(judgement.message.replace("UNCHECKED:", "UNCHECKED (strict):", 1), pytrace=False)
+            _fail(judgement.message.replace("UNCHECKED:", "UNCHECKED (strict):", 1))
         pytest.xfail(judgement.message)
     if judgement.phase == "setup":
         # A run started from the test body (artemis.run) reports BLOCKED/ERROR here, as a failure.
-        pytest.fail(judgement.message, pytrace=False)
+        _fail(judgement.message)
 
 
 def worst(judgements: Iterable[Judgement]) -> Judgement | None:
@@ -165,15 +179,12 @@ def status_for(
 
 judgements_key = pytest.StashKey[list[Judgement]]()
 """The judgements of an item's runs (setup run first, then ``artemis.run()`` calls)."""
-raised_key = pytest.StashKey[str]()
-"""The phase in which the plugin itself raised the item's outcome."""
 
 
-def raise_in_setup(item: pytest.Item, judgement: Judgement) -> None:
+def raise_in_setup(judgement: Judgement) -> None:
     """Raise BLOCKED/ERROR from the fixture's setup (JUnit ``<error>``); return for the other words."""
     if judgement.phase == "setup":
-        item.stash[raised_key] = "setup"
-        pytest.fail(judgement.message, pytrace=False)
+        _fail(judgement.message)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -184,7 +195,6 @@ def pytest_runtest_call(item: pytest.Item) -> object:
     if judgement is not None and judgement.word != "PASSED":
         from .options import options_key
 
-        item.stash[raised_key] = "call"
         raise_in_call(judgement, item.config.stash[options_key].unchecked)
     return result
 
@@ -196,8 +206,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
     report: pytest.TestReport = yield
     if props_key in item.stash:
+        ours = call.excinfo is not None and isinstance(call.excinfo.value, ArtemisOutcome)
         word = report_word(worst(item.stash.get(judgements_key, [])), report.when, report.outcome,
-                           hasattr(report, "wasxfail"), item.stash.get(raised_key, "") == report.when)
+                           hasattr(report, "wasxfail"), ours)
         if word is not None:
             set_report_word(item, report, word)
     return report

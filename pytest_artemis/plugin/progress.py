@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 import pytest
 
@@ -17,7 +18,8 @@ def _short(text: str, limit: int = 70) -> str:
 class Progress:
     """Writes ``[artemis]`` lines through the terminal reporter, outside output capture."""
 
-    def __init__(self, config: pytest.Config) -> None:
+    def __init__(self, config: pytest.Config, redact: Callable[[str], str] = str) -> None:
+        self._redact = redact
         self._reporter = config.pluginmanager.get_plugin("terminalreporter")
         self._capture = config.pluginmanager.get_plugin("capturemanager")
         # Under xdist a worker's terminal goes nowhere; the controller shows the words.
@@ -30,7 +32,7 @@ class Progress:
             return
         suspended = self._capture.global_and_fixture_disabled() if self._capture else contextlib.nullcontext()
         with suspended:
-            self._reporter.write_line(f"    [artemis] {text}")
+            self._reporter.write_line(self._redact(f"    [artemis] {text}"))
 
     def start(self, spec: TaskSpec, serial: str) -> None:
         self._write(f"run on {serial}: {_short(spec.goal)} ({len(spec.checks)} checks)")

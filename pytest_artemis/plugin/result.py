@@ -74,10 +74,11 @@ class Artemis:
             spec = build_spec(goal, checks, app=app, max_steps=max_steps, test_id=self._item.nodeid)
         except UsageError as exc:
             pytest.fail(f"artemis.run(): {exc}", pytrace=False)
-        return self._record(run_for_item(self._item, spec, self.device, self._models, self._options,
+        return self.add_run(run_for_item(self._item, spec, self.device, self._models, self._options,
                                          when="call"))
 
-    def _record(self, result: RunResult) -> RunResult:
+    def add_run(self, result: RunResult) -> RunResult:
+        """Record a finished run (the fixture's setup run, or one from ``run()``); its verdict counts."""
         self.runs.append(result)
         self._item.stash.setdefault(judgements_key, []).append(result.judgement)
         return result

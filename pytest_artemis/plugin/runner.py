@@ -125,7 +125,7 @@ def run_for_item(
     header = _header(spec, device, models, config)
     journal = RunJournal.create(artifacts_dir_for(options, item.nodeid), header, redactor=redactor)
     set_properties(item, {"artemis.artifacts": str(journal.dir), "artemis.execution": "running"})
-    progress = Progress(item.config)
+    progress = Progress(item.config, redactor.redact)
     progress.start(spec, device.serial)
     item.config.hook.pytest_artemis_run_start(item=item, spec=spec, device=device, artifacts=journal.dir)
     observer = PluginObserver(item, progress)

@@ -11,8 +11,9 @@ deadline_key = pytest.StashKey[float]()
 
 
 def grace_seconds(timeout: float) -> float:
-    """Time kept back for exit settlement and journal closing: 10 % of the timeout, 0.5–10 s."""
-    return min(10.0, max(0.5, timeout * 0.1))
+    """Time kept back for exit settlement (a final check is model calls) and closing the journal:
+    20 % of the timeout, at least 1 s, at most 60 s."""
+    return min(60.0, max(1.0, timeout * 0.2))
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from .lease import WORKERINPUT_POOL, Pool, farm_key, holder_key, holder_of
+
+if TYPE_CHECKING:
+    from xdist.workermanage import WorkerController
 
 
 class XdistHooks:
@@ -15,7 +20,7 @@ class XdistHooks:
         self._pool: Pool | None = None
 
     @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node: object) -> None:
+    def pytest_configure_node(self, node: WorkerController) -> None:
         """Hand every worker the controller's pool: ONE simulated server for all workers (started on
         the first node), or the serial list."""
         farm = self._config.stash[farm_key]
@@ -23,7 +28,7 @@ class XdistHooks:
             return  # no device configured: the tests report that themselves, with the option name
         if self._pool is None:
             self._pool = farm.pool()
-        node.workerinput[WORKERINPUT_POOL] = self._pool.to_workerinput()  # type: ignore[attr-defined]
+        node.workerinput[WORKERINPUT_POOL] = self._pool.to_workerinput()
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport, sched: object) -> None:

@@ -104,6 +104,8 @@ class SimPhone:
         self._png: bytes | None = None
         self._xml: str | None = None
         self._online_listeners: list[Callable[[], None]] = []
+        self._render_lock = threading.Lock()
+        self._prerender: threading.Thread | None = None
 
     # -- clock and observable state ------------------------------------------------
 
@@ -262,6 +264,18 @@ class SimPhone:
         self._clock += cost_ms
         self.faults.after_input()
 
+    def prerender(self) -> None:
+        """Start encoding the current screen in the background.
+
+        Agents screenshot right after acting: the ADB server calls this after a command
+        changed the phone, so encoding overlaps the client's next connection setup."""
+        with self.lock:
+            if self._png is not None and self._screen_key and self._screen_key[0] == self.version:
+                return
+            if self._prerender is None or not self._prerender.is_alive():
+                self._prerender = threading.Thread(target=self.screenshot_png, daemon=True)
+                self._prerender.start()
+
     def tap(self, x: int, y: int) -> None:
         """``input tap``."""
         with self.lock:
@@ -379,13 +393,24 @@ class SimPhone:
         self._png = self._xml = None
 
     def screenshot_png(self) -> bytes:
-        """PNG of the current screen (re-encoded only when the screen changed)."""
+        """PNG of the current screen (re-encoded only when the screen changed).
+
+        Drawing happens outside the phone lock (the tree is immutable once built), so
+        other requests proceed while a screen is being encoded."""
         with self.lock:
             root, _ = self.screen()
-            if self._png is None:
-                self._png = render.render_png(root, (self.width, self.height), self.dark,
-                                              self.kit.k)
-            return self._png
+            key, png, dark = self._screen_key, self._png, self.dark
+        if png is not None:
+            return png
+        with self._render_lock:
+            with self.lock:
+                if self._screen_key == key and self._png is not None:
+                    return self._png
+            png = render.render_png(root, (self.width, self.height), dark, self.kit.k)
+            with self.lock:
+                if self._screen_key == key:
+                    self._png = png
+            return png
 
     def hierarchy_xml(self) -> str:
         """``uiautomator dump`` XML of the current screen (cached like the PNG)."""

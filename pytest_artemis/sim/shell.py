@@ -347,8 +347,11 @@ def run(phone: SimPhone, line: str) -> Output:
     """Run a command line on ``phone`` and collect its output and exit code."""
     out = Output()
     sh = _Shell(phone, out)
+    version = phone.version
     sh.run_line(line)
     out.code = sh.status & 0xFF
+    if phone.version != version:
+        phone.prerender()
     return out
 
 

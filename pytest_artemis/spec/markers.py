@@ -63,7 +63,8 @@ def check_item(
         from pytest_artemis.probes import validate_check
 
         validate_check(probe, table)
-    return CheckItem(kind=kind, text=text, when=when, subgoal_hint=subgoal, probe=probe)  # type: ignore[arg-type]
+    return CheckItem(kind=kind, text=text, when="end" if when == "end" else "complete", subgoal_hint=subgoal,
+                     probe=probe)
 
 
 def verify(text: str, *, when: str = "complete", subgoal: str | None = None,

@@ -15,7 +15,8 @@ def item(kind: str, status: str, text: str = "", evidence: str = "", when: str =
 
 def outcome(*items: ItemSummary, task: str = "completed", execution: str = "finished",
             infra: InfraFailure | None = None, unmet: tuple[str, ...] = (), reason: str = "") -> RunOutcome:
-    counts = {s: sum(1 for i in items if i.status == s) for s in ("passed", "failed", "inconclusive", "unchecked")}
+    statuses = ("passed", "failed", "inconclusive", "unchecked")
+    counts = {s: sum(1 for i in items if i.status == s) for s in statuses}
     return RunOutcome(
         run_id="r1", execution=execution, task=TaskResult(status=task, reason=reason, unmet=unmet),
         tests=TestTally(**counts, items=items), infra=infra, device="emulator-5554",
@@ -66,7 +67,8 @@ def test_infrastructure_or_unfinished_run_is_error_with_the_infra_class(executio
     infra = InfraFailure(kind="model", error_class="ModelUnavailable", message="HTTP 503")
     verdict = judge(outcome(item("verify", "unchecked"), execution=execution, infra=infra))
     assert verdict.word == "ERROR" and verdict.phase == "setup"
-    assert "infrastructure failure (model) ModelUnavailable on device emulator-5554: HTTP 503" in verdict.message
+    expected = "infrastructure failure (model) ModelUnavailable on device emulator-5554: HTTP 503"
+    assert expected in verdict.message
 
 
 def test_interrupted_without_infra_record_is_error():

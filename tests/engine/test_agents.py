@@ -1,0 +1,103 @@
+"""Agents: checker code rules, tool tables per entry, prompt assembly without dead instructions."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from pytest_artemis.agents.checker import (
+    Checker,
+    CheckRequest,
+    apply_rules,
+    checker_tools,
+    may_proceed,
+)
+from pytest_artemis.agents.prompts import Scenario, checker_system, operator_system, planner_system
+from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, ToolRequest
+from pytest_artemis.contracts import CheckItem
+from pytest_artemis.testing import ScriptedModel
+
+VERIFY = CheckItem(kind="verify", text="The alarm list shows 7:30 AM")
+ASSERT = CheckItem(kind="assert", text="A toast appears after saving")
+CHECK_SYNTAX = ("verify:", "assert:", "@end", "verify", "assert")
+
+
+def test_failed_with_vague_evidence_is_inconclusive():
+    judged = apply_rules(VERIFY, ModelVerdict(item=VERIFY.text, status="failed", evidence="not done"))
+    assert (judged.status, judged.reason) == ("inconclusive", "failed with vague evidence")
+    concrete = apply_rules(VERIFY, ModelVerdict(item=VERIFY.text, status="failed",
+                                                evidence="step 4 post screenshot lists only 8:30 AM"))
+    assert concrete.status == "failed"
+
+
+@pytest.mark.parametrize("status", ["passed", "failed"])
+def test_missing_evidence_is_inconclusive(status):
+    judged = apply_rules(ASSERT, ModelVerdict(item=ASSERT.text, status=status, evidence="  "))
+    assert judged.status == "inconclusive" and "missing evidence" in judged.reason
+    assert apply_rules(ASSERT, None).status == "inconclusive"
+
+
+def test_proceed_is_computed_from_verdicts_never_from_the_model():
+    failed_assert = apply_rules(ASSERT, ModelVerdict(item=ASSERT.text, status="failed",
+                                                     evidence="no toast in step 3 post screenshot"))
+    failed_verify = apply_rules(VERIFY, ModelVerdict(item=VERIFY.text, status="failed",
+                                                     evidence="the list shows 8:30 AM only"))
+    assert may_proceed([failed_assert]) is True
+    assert may_proceed([failed_assert, failed_verify]) is False
+
+
+def test_checkpoint_entry_has_no_live_screen_tool_final_entry_has_one():
+    assert "live_screen" not in {t.name for t in checker_tools("checkpoint", probes=True)}
+    assert "live_screen" in {t.name for t in checker_tools("final", probes=True)}
+    assert "probe_device" not in {t.name for t in checker_tools("final", probes=False)}
+
+
+def test_checker_prompt_sections_follow_items_entry_and_tools():
+    only_verify = checker_system([VERIFY], entry="checkpoint", tool_docs=["x"], probes=False)
+    assert "`verify` items" in only_verify and "`assert` items" not in only_verify
+    assert "Probes read" not in only_verify and "end of the run" not in only_verify
+    only_assert = checker_system([ASSERT], entry="final", tool_docs=["x"], probes=True)
+    assert "`assert` items" in only_assert and "`verify` items" not in only_assert
+    assert "Probes read" in only_assert and "checkpoint" not in only_assert
+
+
+def test_checker_refuses_an_unregistered_tool_and_serves_registered_ones():
+    class Evidence:
+        def step_detail(self, step):
+            return f"detail of step {step}"
+
+        def step_screenshot(self, step, which):
+            return None
+
+        def plan(self):
+            return "- [x] a"
+
+        async def probe(self, spec):
+            raise AssertionError("not requested")
+
+        async def live_screen(self):
+            raise AssertionError("the checkpoint entry must never look at the live screen")
+
+    replies = iter([
+        CheckReport(requests=[ToolRequest(tool="live_screen"), ToolRequest(tool="step_detail", step=2)]),
+        CheckReport(verdicts=[ModelVerdict(item=VERIFY.text, status="passed",
+                                           evidence="step 2 shows 7:30 AM in the list")]),
+    ])
+    model = ScriptedModel(lambda request: next(replies))
+    checker = Checker(model, None, probes=True, max_iterations=3)
+    request = CheckRequest(entry="checkpoint", goal="g", plan="- [x] a", items=(VERIFY,), history=())
+    result = asyncio.run(checker.judge(request, Evidence()))
+    assert result.judgements[0].status == "passed"
+    served = model.requests[1].messages[-1].text
+    assert "live_screen: not available at this entry" in served and "detail of step 2" in served
+
+
+def test_prompts_without_checks_mention_no_check_syntax():
+    off = Scenario(checks_enabled=False)
+    for prompt in (planner_system(off), operator_system(off)):
+        assert not any(word in prompt for word in CHECK_SYNTAX), prompt
+    on = Scenario(checks_enabled=True, plan_has_checks=True)
+    assert "verify:" in planner_system(on) and "independent checker" in operator_system(on)
+    # the explainer follows the plan's content, not the switches
+    assert "independent checker" not in operator_system(Scenario(checks_enabled=True))

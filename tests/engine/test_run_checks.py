@@ -1,0 +1,195 @@
+"""Check semantics through run_task on the in-memory phone: checkpoints, repairs, policies, switches."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from engine_fakes import mark, passing_checker, run, script, setting_item, step_marking
+
+from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision
+from pytest_artemis.contracts import CheckItem, Tap, TaskSpec, Wait
+from pytest_artemis.plan import subgoal_key
+from pytest_artemis.store.reader import read_run
+
+WIFI = "Turn on Wi-Fi"
+BT = "Turn on Bluetooth"
+LATER = "Look at the result"
+WAIT = OperatorDecision(decision="wait", actions=[Wait(ms=20)])
+
+
+def verdicts_of(run_dir, text: str):
+    return [v for v in read_run(run_dir).verdicts if v.item_text == text]
+
+
+def test_checkpoint_is_anchored_to_the_step_that_marked_the_subgoal_done(tmp_path, phone):
+    verify = setting_item(hint=WIFI)
+    spec = TaskSpec(goal="Turn on Wi-Fi", checks=(verify,))
+    model = script(f"- [ ] {WIFI}\n- [ ] {LATER}\n",
+                   [WAIT, step_marking(WIFI, actions=(Tap(element=0),)), WAIT, step_marking(LATER)])
+    outcome, run_dir = run(tmp_path, spec, phone, model)
+    (verdict,) = verdicts_of(run_dir, verify.text)
+    assert (verdict.anchor_step, verdict.checkpoint_id, verdict.source) == (2, subgoal_key(WIFI), "probe")
+    assert verdict.attempt_id == f"{subgoal_key(WIFI)}#1" and verdict.status == "passed"
+    assert read_run(run_dir).steps[1].completed == (subgoal_key(WIFI),)
+    assert outcome.task.status == "completed"
+
+
+def test_every_same_turn_completion_is_checkpointed(tmp_path, phone):
+    wifi, bt = setting_item(hint=WIFI), setting_item("bluetooth_on", hint=BT)
+    spec = TaskSpec(goal="Turn on Wi-Fi and Bluetooth", checks=(wifi, bt))
+    model = script(f"- [ ] {WIFI}\n- [ ] {BT}\n",
+                   [step_marking(WIFI, BT, actions=(Tap(element=0), Tap(element=1)))])
+    outcome, run_dir = run(tmp_path, spec, phone, model)
+    got = {(v.checkpoint_id, v.anchor_step, v.status) for v in read_run(run_dir).verdicts}
+    assert got == {(subgoal_key(WIFI), 1, "passed"), (subgoal_key(BT), 1, "passed")}
+    assert outcome.tests.passed == 2 and outcome.task.status == "completed"
+
+
+def remark_when_reopened(request):
+    """A stubborn operator: marks Wi-Fi done whenever it is not, never touches the switch."""
+    if f"- [x] {WIFI}" in request.plan:
+        return WAIT
+    return OperatorDecision(decision="Wi-Fi is done", actions=[Wait(ms=20)], plan=mark(request.plan, WIFI))
+
+
+def test_verify_failure_reopens_up_to_the_quota_then_stays_failed(tmp_path, phone):
+    verify = setting_item(hint=WIFI)
+    spec = TaskSpec(goal="Turn on Wi-Fi", checks=(verify,))
+    model = script(f"- [ ] {WIFI}\n- [ ] {LATER}\n", [], after=remark_when_reopened)
+    outcome, run_dir = run(tmp_path, spec, phone, model, max_steps=12, checkpoint_max_repairs=2,
+                           same_finding_limit=10, final_check=False)
+    record = read_run(run_dir)
+    assert [v.status for v in verdicts_of(run_dir, verify.text)] == ["failed"] * 3
+    assert sum(f"- [/] {WIFI}" in plan for plan in record.plans) == 2  # reopened twice, not a third time
+    assert any(e.kind == "repair_quota_spent" for e in record.events)
+    assert any("wifi_on" in request.messages[1].text and "Findings" in request.messages[1].text
+               for request in model.requests if request.role == "operator")
+    assert outcome.task.status == "blocked" and outcome.task.unmet == (verify.text,)
+
+
+def test_assert_failure_is_recorded_only(tmp_path, phone):
+    verify = setting_item(hint=WIFI)
+    check = setting_item("bluetooth_on", kind="assert", text="Bluetooth stays on", hint=WIFI)
+    spec = TaskSpec(goal="Turn on Wi-Fi", checks=(verify, check))
+    model = script(f"- [ ] {WIFI}\n", [step_marking(WIFI, actions=(Tap(element=0),))])
+    outcome, run_dir = run(tmp_path, spec, phone, model)
+    assert [v.status for v in verdicts_of(run_dir, check.text)] == ["failed"]
+    assert not any("[/]" in plan for plan in read_run(run_dir).plans)
+    assert outcome.task.status == "completed" and outcome.tests.failed == 1 and outcome.tests.passed == 1
+
+
+def test_halt_policy_stops_the_run_on_a_failed_assert(tmp_path, phone):
+    check = setting_item("bluetooth_on", kind="assert", text="Bluetooth stays on", hint=WIFI)
+    spec = TaskSpec(goal="Turn on Wi-Fi", checks=(check,))
+    turns = [step_marking(WIFI, actions=(Tap(element=0),))]
+    model = script(f"- [ ] {WIFI}\n- [ ] {LATER}\n", turns, after=WAIT)
+    outcome, _ = run(tmp_path, spec, phone, model, assert_policy="halt", max_steps=10)
+    assert outcome.stop_reason == "assert failed (halt policy): Bluetooth stays on"
+    assert outcome.task.status == "blocked" and outcome.tests.failed == 1 and outcome.steps < 10
+
+
+def test_a_stale_verdict_is_recorded_but_not_applied(tmp_path, phone):
+    item = CheckItem(kind="verify", text="The Wi-Fi switch reads ON", subgoal_hint=WIFI)
+
+    async def slow_failing(request):
+        await asyncio.sleep(0.4)
+        return CheckReport(verdicts=[ModelVerdict(item=item.text, status="failed",
+                                                  evidence="step 1 post screenshot shows the switch OFF")])
+
+    reword = lambda request: OperatorDecision(  # noqa: E731
+        decision="reword", actions=[Wait(ms=150)],
+        plan=request.plan.replace(f"[x] {WIFI}", f"[ ] {WIFI} now"))
+    slow_wait = OperatorDecision(decision="wait", actions=[Wait(ms=150)])
+    plan = f"- [ ] {WIFI}\n- [ ] {LATER}\n"
+    model = script(plan, [step_marking(WIFI), reword], slow_failing, after=slow_wait)
+    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(item,)), phone, model, max_steps=6,
+                           final_check=False)
+    record = read_run(run_dir)
+    assert [v.status for v in verdicts_of(run_dir, item.text)] == ["failed"]  # on record ...
+    assert not any("[/]" in plan for plan in record.plans)  # ... but the subgoal was not reopened
+    reasons = [e.fields["reason"] for e in record.events if e.kind == "verdict_not_applied"]
+    assert reasons == ["subgoal changed"]
+
+
+def test_fail_open_checker_timeout_leaves_the_verdict_inconclusive(tmp_path, phone):
+    item = CheckItem(kind="verify", text="The Wi-Fi switch reads ON", subgoal_hint=WIFI)
+
+    async def hanging(request):
+        await asyncio.sleep(5)
+
+    model = script(f"- [ ] {WIFI}\n- [ ] {LATER}\n",
+                   [step_marking(WIFI, actions=(Tap(element=0),)), WAIT, WAIT, step_marking(LATER)], hanging)
+    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(item,)), phone, model,
+                           check_timeout_s=0.2, final_check=False)
+    (verdict,) = verdicts_of(run_dir, item.text)
+    assert (verdict.status, verdict.reason) == ("inconclusive", "timeout after 0.2s")
+    assert outcome.steps == 4 and outcome.execution == "finished"  # the run went on
+    assert outcome.tests.inconclusive == 1 and outcome.task.status == "partial"
+
+
+def test_lying_operator_ends_blocked_never_completed(tmp_path, phone):
+    verify = setting_item(hint=WIFI)
+    spec = TaskSpec(goal="Turn on Wi-Fi", checks=(verify,))
+    liar = lambda request: OperatorDecision(  # noqa: E731
+        decision="all done", actions=[{"kind": "finish", "summary": "done"}],
+        plan=request.plan.replace("[ ]", "[x]").replace("[/]", "[x]"))
+    model = script(f"- [ ] {WIFI}\n- [ ] {LATER}\n", [], after=liar)
+    outcome, _ = run(tmp_path, spec, phone, model)
+    assert outcome.task.status == "blocked" and outcome.tests.passed == 0
+    assert phone.settings["wifi_on"] == "0" and phone.taps == []
+
+
+def test_guard_restores_check_lines_the_operator_deleted(tmp_path, phone):
+    verify = setting_item(hint=WIFI)
+    drop = lambda request: OperatorDecision(  # noqa: E731
+        decision="tidy the plan", actions=[Tap(element=0)], plan=f"- [x] {WIFI}\n")
+    model = script(f"- [ ] {WIFI}\n", [drop])
+    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(verify,)), phone, model)
+    record = read_run(run_dir)
+    assert "guard_restored" in record.steps[0].flags
+    assert f"verify: {verify.text}" in record.plans[-1] and f"- [x] {WIFI}" in record.plans[-1]
+    assert outcome.tests.passed == 1
+
+
+def test_complete_item_true_now_but_without_history_is_not_passed(tmp_path, phone):
+    item = CheckItem(kind="assert", text="The Wi-Fi switch reads ON", subgoal_hint=WIFI)
+    # the operator turns Wi-Fi on but never marks the subgoal done: there is no anchored evidence
+    model = script(f"- [ ] {WIFI}\n", [OperatorDecision(decision="tap", actions=[Tap(element=0)])])
+    outcome, _ = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(item,)), phone, model)
+    assert phone.settings["wifi_on"] == "1"
+    (summary,) = outcome.tests.items
+    assert summary.status == "unchecked" and "never marked done" in summary.reason
+    assert not any(item in r.checks for r in model.requests if r.role == "checker")
+
+
+VERIFY = setting_item(hint=WIFI)
+TOAST = CheckItem(kind="assert", text="A confirmation toast appears", subgoal_hint=WIFI)
+END = CheckItem(kind="assert", when="end", text="No crash dialog is shown")
+
+
+@pytest.mark.parametrize(("midway", "final", "expected"), [
+    (False, False, {VERIFY.text: "unchecked", TOAST.text: "unchecked", END.text: "unchecked"}),
+    (False, True, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "passed"}),
+    (True, False, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "unchecked"}),
+    (True, True, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "passed"}),
+])
+def test_four_switch_combinations(tmp_path, phone, midway, final, expected):
+    spec = TaskSpec(goal="Turn on Wi-Fi", checks=(VERIFY, TOAST, END))
+    model = script(f"- [ ] {WIFI}\n", [step_marking(WIFI, actions=(Tap(element=0),))], passing_checker)
+    outcome, run_dir = run(tmp_path, spec, phone, model, midway_checks=midway, final_check=final)
+    assert {i.text: i.status for i in outcome.tests.items} == expected
+    checker_requests = [r for r in model.requests if r.role == "checker"]
+    # an end item is never judged midway; complete items are never judged on the live screen
+    assert all(END not in r.checks for r in checker_requests if r.entry == "checkpoint")
+    assert all(r.screen is None for r in checker_requests if r.entry == "checkpoint")
+    assert any(r.entry == "final" for r in checker_requests) is final
+    if not midway and not final:
+        assert checker_requests == [] and phone.probes == []
+        assert outcome.tests.items[0].reason == "checks disabled"
+        for request in model.requests:
+            text = "\n".join(m.text for m in request.messages)
+            assert not any(word in text for word in ("verify:", "assert:", "@end")), request.role
+    if midway and not final:
+        end = next(i for i in outcome.tests.items if i.text == END.text)
+        assert end.reason == "never judged"

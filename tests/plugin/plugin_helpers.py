@@ -1,0 +1,172 @@
+"""Shared pieces of the plugin's end-to-end tests: the scripted-model conftest, JUnit parsing, row checks."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+#: Written into every pytester project: the scripted model stands in for a real one (overriding the
+#: ``artemis_model`` fixture, as users do). The checker's verdict on an item is chosen by the item's text
+#: prefix (``PASS:`` / ``FAIL:`` / ``MAYBE:``); goal tags make the operator misbehave on purpose.
+SCRIPTED_CONFTEST = '''
+import os
+import re
+import time
+import itertools
+
+import pytest
+
+from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision, PlanReply
+from pytest_artemis.contracts import Wait
+from pytest_artemis.models import ModelSet
+from pytest_artemis.testing import ModelUnavailable, ScriptedModel
+
+STATUS = {"PASS": "passed", "FAIL": "failed", "MAYBE": "inconclusive"}
+TICKS = itertools.count(1)
+
+
+def respond(request):
+    goal = request.goal
+    if request.role == "planner":
+        return PlanReply(plan="- [ ] Do the thing\\n")
+    if request.role == "operator":
+        if "[model-down]" in goal:
+            raise ModelUnavailable("provider answered HTTP 503", http_status=503)
+        if "[die]" in goal:
+            os._exit(3)
+        if "[slow]" in goal:
+            time.sleep(0.3)
+            return OperatorDecision(decision="still looking", actions=[Wait(ms=next(TICKS))])
+        plan = re.sub(r"- \\[[ /]\\]", "- [x]", request.plan)
+        return OperatorDecision(decision="doing it", actions=[Wait(ms=20)], plan=plan)
+    verdicts = [
+        ModelVerdict(item=item.text, status=STATUS.get(item.text.split(":", 1)[0], "passed"),
+                     evidence=f"step 1 post screenshot shows the label {item.text.split(':', 1)[0]!r}")
+        for item in request.checks
+    ]
+    return CheckReport(verdicts=verdicts)
+
+
+@pytest.fixture
+def artemis_model():
+    return ModelSet.uniform(ScriptedModel(respond))
+'''
+
+ROWS_TESTS = '''
+import pytest
+
+
+@pytest.mark.goal("Do the thing")
+@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.assert_("PASS: no crash dialog", when="end")
+def test_passed(artemis):
+    assert artemis.outcome.task.status == "completed"
+
+
+@pytest.mark.goal("Do the thing")
+@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.assert_("FAIL: a toast appears")
+def test_failed(artemis):
+    pass
+
+
+@pytest.mark.goal("Do the thing")
+@pytest.mark.verify("FAIL: the thing is done")
+def test_blocked(artemis):
+    pass
+
+
+@pytest.mark.goal("Do the thing [model-down]")
+@pytest.mark.verify("PASS: the thing is done")
+def test_error(artemis):
+    pass
+
+
+@pytest.mark.goal("Do the thing")
+@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.assert_("MAYBE: a toast appears")
+def test_unchecked(artemis):
+    pass
+'''
+
+
+@dataclass
+class Case:
+    """One ``<testcase>``: its result element (None when passed), message, text and properties."""
+
+    result: str | None
+    message: str = ""
+    text: str = ""
+    props: dict[str, str] = field(default_factory=dict)
+    system_out: str = ""
+
+
+def parse_junit(path: Path) -> dict[str, Case]:
+    """Test name → Case, from a JUnit XML file."""
+    cases: dict[str, Case] = {}
+    for tc in ET.parse(path).getroot().iter("testcase"):
+        case = Case(result=None)
+        for child in tc:
+            if child.tag in ("failure", "error", "skipped"):
+                case.result = child.tag if child.tag != "skipped" else f"skipped:{child.get('type')}"
+                case.message, case.text = child.get("message", ""), child.text or ""
+            elif child.tag == "properties":
+                case.props = {p.get("name"): p.get("value") for p in child}
+            elif child.tag == "system-out":
+                case.system_out = child.text or ""
+        cases[tc.get("name")] = case
+    return cases
+
+
+def run_junit(
+    pytester: pytest.Pytester, *args: str, subprocess: bool = False
+) -> tuple[pytest.RunResult, dict[str, Case]]:
+    """Run pytest with ``--junitxml`` and return the result and the parsed cases."""
+    xml = pytester.path / "junit.xml"
+    argv = ("-p", "no:cacheprovider", f"--junitxml={xml}", *args)
+    result = pytester.runpytest_subprocess(*argv) if subprocess else pytester.runpytest(*argv)
+    return result, parse_junit(xml)
+
+
+EXPECTED_PROPS = {
+    "artemis.outcome", "artemis.task_status", "artemis.execution", "artemis.checks.passed",
+    "artemis.checks.failed", "artemis.checks.inconclusive", "artemis.checks.unchecked", "artemis.steps",
+    "artemis.tokens", "artemis.cost_usd", "artemis.device", "artemis.artifacts",
+}
+
+
+WORDS = {"test_passed": "PASSED", "test_failed": "FAILED", "test_blocked": "BLOCKED", "test_error": "ERROR",
+         "test_unchecked": "UNCHECKED"}
+
+
+def check_rows(result: pytest.RunResult, cases: dict, *, xdist: bool = False) -> None:
+    """The five rows: pytest outcomes, -v words (xdist prints the word first), JUnit, properties."""
+    result.assert_outcomes(passed=1, failed=1, errors=2, xfailed=1)
+    lines = [f"*{word}*{name}*" if xdist else f"*{name} {word}*" for name, word in WORDS.items()]
+    result.stdout.fnmatch_lines_random(lines)
+    assert cases["test_passed"].result is None
+    assert cases["test_failed"].result == "failure"
+    assert "1 assertion failed" in cases["test_failed"].text
+    evidence = "'FAIL: a toast appears': step 1 post screenshot shows the label 'FAIL'"
+    assert evidence in cases["test_failed"].text
+    blocked = cases["test_blocked"]
+    assert blocked.result == "error" and "BLOCKED" in blocked.message
+    assert "unmet criteria:" in blocked.text and "'FAIL: the thing is done'" in blocked.text
+    error = cases["test_error"]
+    assert error.result == "error"
+    assert "ERROR: infrastructure failure (model) ModelUnavailable" in error.message
+    unchecked = cases["test_unchecked"]
+    assert unchecked.result == "skipped:pytest.xfail"
+    assert "UNCHECKED" in unchecked.message and "MAYBE: a toast appears" in unchecked.message
+    assert {name: case.props["artemis.outcome"] for name, case in cases.items()} == WORDS
+    for case in cases.values():
+        assert set(case.props) == EXPECTED_PROPS
+        assert case.props["artemis.device"] == "emulator-5554"
+    assert cases["test_passed"].props["artemis.checks.passed"] == "2"
+    assert cases["test_failed"].props["artemis.checks.failed"] == "1"
+    assert cases["test_blocked"].props["artemis.task_status"] == "blocked"
+    assert cases["test_error"].props["artemis.execution"] == "crashed"
+    assert cases["test_unchecked"].props["artemis.checks.inconclusive"] == "1"

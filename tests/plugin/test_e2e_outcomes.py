@@ -1,0 +1,132 @@
+"""Every row of the outcome table, end to end: pytester on the simulated phone, words, JUnit XML."""
+
+from __future__ import annotations
+
+import pytest
+from plugin_helpers import ROWS_TESTS, check_rows, run_junit
+
+from pytest_artemis.store import read_run
+
+
+def test_every_outcome_row_in_process(suite):
+    suite.makepyfile(test_rows=ROWS_TESTS)
+    result, cases = run_junit(suite, "-v", "--artemis-device=sim")
+    check_rows(result, cases)
+    # The verdict sequence lands in <system-out> (junit_logging=system-out) and names each attempt.
+    assert "FAILED assert_ 'FAIL: a toast appears' (model @step 1)" in cases["test_failed"].system_out
+    # Each run's journal is where the artifacts property says, closed with the outcome it reports.
+    record = read_run(cases["test_failed"].props["artemis.artifacts"])
+    assert record.execution == "finished" and record.outcome.tests.failed == 1
+    # -v shows live progress: one line per step and per verdict.
+    result.stdout.fnmatch_lines(["*[[]artemis[]] step 1 (act): *", "*[[]artemis[]] PASSED verify 'PASS: *"])
+    # Short summaries keep pytest's categories with our words.
+    result.stdout.fnmatch_lines_random(["BLOCKED test_rows.py::test_blocked - *",
+                                        "ERROR test_rows.py::test_error - *"])
+
+
+@pytest.mark.slow
+def test_every_outcome_row_in_a_subprocess(suite):
+    suite.makepyfile(test_rows=ROWS_TESTS)
+    result, cases = run_junit(suite, "-v", "--artemis-device=sim", subprocess=True)
+    check_rows(result, cases)
+
+
+@pytest.mark.parametrize(("mode", "outcome", "element"), [
+    ("skip", {"skipped": 1}, "skipped:pytest.skip"),
+    ("fail", {"failed": 1}, "failure"),
+])
+def test_unchecked_mode(suite, mode, outcome, element):
+    suite.makepyfile(test_u='''
+        import pytest
+
+        @pytest.mark.goal("Do the thing")
+        @pytest.mark.assert_("MAYBE: a toast appears")
+        def test_unchecked(artemis):
+            pass
+    ''')
+    result, cases = run_junit(suite, "--artemis-device=sim", f"--artemis-unchecked={mode}")
+    result.assert_outcomes(**outcome)
+    assert cases["test_unchecked"].result == element
+    assert "UNCHECKED" in cases["test_unchecked"].message
+
+
+def test_a_failure_in_the_test_body_takes_precedence(suite):
+    suite.makepyfile(test_body='''
+        import pytest
+
+        @pytest.mark.goal("Do the thing")
+        @pytest.mark.assert_("MAYBE: a toast appears")
+        def test_body_fails(artemis):
+            assert artemis.outcome.steps == 99, "body says no"
+    ''')
+    result, cases = run_junit(suite, "--artemis-device=sim")
+    result.assert_outcomes(failed=1)
+    assert "body says no" in cases["test_body_fails"].message
+    assert cases["test_body_fails"].props["artemis.outcome"] == "FAILED"
+
+
+def test_run_from_the_test_body(suite):
+    suite.makepyfile(test_run='''
+        from pytest_artemis.spec import assert_, verify
+
+        def test_body_run(artemis):
+            assert artemis.outcome is None
+            result = artemis.run("Do the thing", checks=[verify("PASS: done"), assert_("FAIL: toast")])
+            assert result.word == "FAILED"
+            assert [v.status for v in artemis.verdicts] == ["passed", "failed"]
+            assert artemis.steps and artemis.artifacts.is_dir()
+            assert artemis.device.serial == "emulator-5554"
+
+        def test_body_run_passes(artemis):
+            artemis.run("Do the thing", checks=[verify("PASS: done")])
+    ''')
+    result, cases = run_junit(suite, "--artemis-device=sim")
+    result.assert_outcomes(failed=1, passed=1)
+    assert cases["test_body_run"].result == "failure"
+    assert "FAIL: toast" in cases["test_body_run"].text
+    assert cases["test_body_run_passes"].props["artemis.checks.passed"] == "1"
+
+
+def test_no_model_configured_is_an_error_naming_the_option(pytester):
+    pytester.makepyfile(test_nomodel='''
+        import pytest
+
+        @pytest.mark.goal("Do the thing")
+        def test_needs_model(artemis):
+            pass
+    ''')
+    result, cases = run_junit(pytester, "--artemis-device=sim")
+    result.assert_outcomes(errors=1)
+    case = cases["test_needs_model"]
+    assert case.result == "error" and "--artemis-model" in case.message and "artemis_model" in case.message
+    assert case.props["artemis.outcome"] == "ERROR"
+
+
+def test_no_device_configured_is_an_error_naming_the_option(suite):
+    suite.makepyfile(test_nodevice='''
+        import pytest
+
+        @pytest.mark.goal("Do the thing")
+        def test_needs_device(artemis):
+            pass
+    ''')
+    result, cases = run_junit(suite)
+    result.assert_outcomes(errors=1)
+    assert "--artemis-device" in cases["test_needs_device"].message
+    assert cases["test_needs_device"].props["artemis.execution"] == "not-started"
+
+
+def test_time_budget_ends_blocked_not_crashed(suite):
+    suite.makepyfile(test_budget='''
+        import pytest
+
+        @pytest.mark.goal("Look forever [slow]", max_steps=200)
+        @pytest.mark.verify("PASS: found it")
+        def test_slow(artemis):
+            pass
+    ''')
+    result, cases = run_junit(suite, "--artemis-device=sim", "--artemis-time-budget=1.5")
+    result.assert_outcomes(errors=1)
+    case = cases["test_slow"]
+    assert case.props["artemis.outcome"] == "BLOCKED" and case.props["artemis.execution"] == "finished"
+    assert "time budget" in case.text

@@ -1,0 +1,112 @@
+"""Our hooks fire in order, a farm plugin can lease the device, and an API key never leaks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plugin_helpers import run_junit
+
+HOOKS_CONFTEST = '''
+import json
+from pathlib import Path
+
+EVENTS = []
+
+
+def pytest_artemis_run_start(item, spec, device, artifacts):
+    EVENTS.append(["start", item.name, spec.goal, device.serial, Path(artifacts).is_dir()])
+
+
+def pytest_artemis_step(item, step):
+    EVENTS.append(["step", step.step])
+
+
+def pytest_artemis_verdict(item, verdict):
+    EVENTS.append(["verdict", verdict.status, verdict.item_text])
+
+
+def pytest_artemis_run_finish(item, outcome, artifacts, word):
+    EVENTS.append(["finish", word, outcome.task.status])
+
+
+def pytest_sessionfinish(session):
+    Path("events.json").write_text(json.dumps(EVENTS))
+'''
+
+FARM_CONFTEST = '''
+import pytest
+from pytest_artemis.device import AdbDevice
+from pytest_artemis.sim import SimServer
+
+SERVER = SimServer(devices=1, seed=3)
+
+
+def pytest_artemis_lease_device(config, worker_id):
+    SERVER.start()
+    config.add_cleanup(SERVER.stop)
+    return AdbDevice(SERVER.serials[0], host=SERVER.host, port=SERVER.port)
+'''
+
+
+def test_run_hooks_fire_in_order(suite):
+    suite.makeconftest(suite.path.joinpath("conftest.py").read_text() + HOOKS_CONFTEST)
+    suite.makepyfile(test_h='''
+        import pytest
+
+        @pytest.mark.goal("Do the thing")
+        @pytest.mark.verify("PASS: done")
+        @pytest.mark.assert_("FAIL: toast")
+        def test_hooked(artemis):
+            pass
+    ''')
+    run_junit(suite, "--artemis-device=sim")[0].assert_outcomes(failed=1)
+    import json
+
+    events = json.loads(suite.path.joinpath("events.json").read_text())
+    assert events[0] == ["start", "test_hooked", "Do the thing", "emulator-5554", True]
+    assert ["step", 1] in events
+    assert ["verdict", "failed", "FAIL: toast"] in events and ["verdict", "passed", "PASS: done"] in events
+    assert events[-1] == ["finish", "FAILED", "completed"]
+
+
+def test_a_farm_plugin_leases_the_device(suite):
+    suite.makeconftest(suite.path.joinpath("conftest.py").read_text() + FARM_CONFTEST)
+    suite.makepyfile(test_f='''
+        import pytest
+
+        @pytest.mark.goal("Do the thing")
+        @pytest.mark.verify("PASS: done")
+        def test_on_farm(artemis):
+            assert artemis.device.serial == "emulator-5554"
+    ''')
+    # No --artemis-device: the hook's device is used, the built-in pool is never asked.
+    result, cases = run_junit(suite)
+    result.assert_outcomes(passed=1)
+    assert cases["test_on_farm"].props["artemis.device"] == "emulator-5554"
+
+
+def test_the_api_key_reaches_no_report_junit_terminal_or_artifact(suite, monkeypatch):
+    sentinel = "sk-SENTINEL-7f3a9c1e5b"
+    # The scripted checker echoes this variable into its evidence, as a leaky model might.
+    monkeypatch.setenv("LEAK_VALUE", sentinel)
+    suite.makeconftest(suite.path.joinpath("conftest.py").read_text().replace(
+        'evidence=f"step 1 post screenshot shows the label {item.text.split(\':\', 1)[0]!r}"',
+        'evidence="the screen shows " + os.environ["LEAK_VALUE"]'))
+    suite.makepyfile(test_s='''
+        import pytest
+
+        @pytest.mark.goal("Do the thing")
+        @pytest.mark.assert_("FAIL: the key is not shown")
+        def test_secret(artemis):
+            pass
+    ''')
+    result, cases = run_junit(suite, "-v", "-rA", "--artemis-device=sim", f"--artemis-api-key={sentinel}")
+    result.assert_outcomes(failed=1)
+    assert "[REDACTED]" in cases["test_secret"].text
+    assert "api_key=***" in result.stdout.str()
+    assert sentinel not in result.stdout.str() + result.stderr.str()
+    assert sentinel not in Path(suite.path, "junit.xml").read_text()
+    files = [p for p in Path(suite.path, ".artemis").rglob("*") if p.is_file()]
+    assert files
+    for path in files:
+        assert sentinel.encode() not in path.read_bytes(), path

@@ -1,0 +1,163 @@
+"""Marker validation at collection: each mistake is a collection error naming the test's node id."""
+
+from __future__ import annotations
+
+import pytest
+from plugin_helpers import run_junit
+
+from pytest_artemis import probes
+from pytest_artemis.contracts import UsageError
+from pytest_artemis.spec import MarkerError, assert_, spec_from_marks, verify
+
+CASES = {
+    "checks_without_goal": ('@pytest.mark.verify("PASS: x")', "without a goal marker"),
+    "two_goals": ('@pytest.mark.goal("a")\n@pytest.mark.goal("b")', "2 goal markers ('a', 'b')"),
+    "empty_goal": ('@pytest.mark.goal("  ")', "goal needs a non-empty text"),
+    "empty_check": ('@pytest.mark.goal("g")\n@pytest.mark.assert_("")', "assert_ needs a non-empty text"),
+    "unknown_when": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", when="later")',
+                     "when='later' is not one of complete, end"),
+    "subgoal_not_str": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", subgoal=3)',
+                        "subgoal= must be a non-empty string, got 3"),
+    "probe_refused": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", probe=REFUSED)',
+                      "parameter ns='system;reboot'"),
+    "probe_unknown_kind": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", probe=UNKNOWN)',
+                           "unknown probe kind 'battery_set'"),
+    "probe_not_a_check": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", probe="dumpsys battery")',
+                          "probe= must be a probe check"),
+    "unknown_argument": ('@pytest.mark.goal("g", timeout=3)', "unexpected keyword argument 'timeout'"),
+    "duplicate_check": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x")\n@pytest.mark.verify("x")',
+                        "declared twice"),
+}
+
+HEADER = '''
+import pytest
+from pytest_artemis.contracts import ProbeCheck, ProbeSpec
+
+REFUSED = ProbeCheck(probe=ProbeSpec(kind="setting", params={"ns": "system;reboot", "key": "k"}),
+                     name="setting_equals")
+UNKNOWN = ProbeCheck(probe=ProbeSpec(kind="battery_set", params={}), name="setting_equals")
+'''
+
+
+def test_each_marker_mistake_is_a_collection_error_naming_the_node_id(suite):
+    body = [HEADER]
+    for name, (marks, _) in CASES.items():
+        body.append(f"{marks}\ndef test_{name}(artemis):\n    raise AssertionError('never runs')\n")
+    body.append("@pytest.mark.goal('g')\ndef test_no_fixture():\n    raise AssertionError('never runs')\n")
+    body.append("@pytest.mark.goal('fine')\ndef test_valid(artemis):\n    pass\n")
+    suite.makepyfile(test_bad="\n".join(body))
+    # The device option points nowhere: a run (or a lease) would fail differently than collection does.
+    result, cases = run_junit(suite, "--artemis-device=emulator-0000", "--artemis-adb-server=127.0.0.1:1")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*Interrupted: 12 errors during collection*"])
+    result.stdout.fnmatch_lines(
+        ["*test_bad.py::test_no_fixture: a goal marker, but the test does not request the `artemis` fixture*"]
+    )
+    for name, (_, message) in CASES.items():
+        result.stdout.fnmatch_lines([f"artemis marker error: test_bad.py::test_{name}: *"])
+        assert message in result.stdout.str(), name
+        result.stdout.fnmatch_lines([f"ERROR test_bad.py::test_{name}*"])
+    assert "never runs" not in result.stdout.str()
+    # JUnit holds one collection error per bad test (CI sees which).
+    assert {n for n, c in cases.items() if c.result == "error"} >= {f"test_{n}" for n in CASES}
+
+
+def test_valid_markers_and_strict_markers_are_clean(suite):
+    suite.makepyfile(test_ok='''
+        import pytest
+        from pytest_artemis import probes
+
+        pytestmark = pytest.mark.goal("Create an alarm for 7:30 AM")
+
+        @pytest.mark.verify("The alarm list shows 7:30 AM", probe=probes.alarm_set("07:30"))
+        @pytest.mark.assert_("A confirmation toast appears", subgoal="Save the alarm")
+        @pytest.mark.assert_("No crash dialog", when="end")
+        def test_alarm(artemis):
+            pass
+    ''')
+    result = suite.runpytest("--strict-markers", "--collect-only", "-q", "-W", "error")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["test_ok.py::test_alarm"])
+    assert "PytestUnknownMarkWarning" not in result.stdout.str()
+
+
+def test_spec_built_in_declaration_order(suite):
+    suite.makepyfile(test_order='''
+        import pytest
+        from pytest_artemis.plugin.markers import spec_key
+
+        pytestmark = pytest.mark.verify("module level")
+
+        @pytest.mark.goal("g", max_steps=7)
+        @pytest.mark.verify("first")
+        @pytest.mark.assert_("second", when="end")
+        def test_it(request, artemis):
+            spec = request.node.stash[spec_key]
+            assert [c.text for c in spec.checks] == ["module level", "first", "second"]
+            assert spec.app is None and spec.max_steps == 7
+            assert spec.test_id == request.node.nodeid
+            assert spec.checks[2].kind == "assert" and spec.checks[2].when == "end"
+            assert artemis.outcome.task.status == "completed"
+    ''')
+    suite.runpytest("-p", "no:cacheprovider", "--artemis-device=sim").assert_outcomes(passed=1)
+
+
+def test_plugin_probe_kinds_extend_the_table(suite):
+    suite.makeconftest(suite.path.joinpath("conftest.py").read_text() + '''
+from pytest_artemis.device.probes import ProbeKind
+
+def pytest_artemis_probe_specs(config):
+    return [ProbeKind("uptime", ("cat", "/proc/uptime"), description="seconds since boot")]
+''')
+    suite.makepyfile(test_probe='''
+        import pytest
+        from pytest_artemis.contracts import ProbeCheck, ProbeSpec
+
+        UPTIME = ProbeCheck(probe=ProbeSpec(kind="uptime"), name="setting_equals")
+
+        @pytest.mark.goal("g")
+        @pytest.mark.verify("uptime known", probe=UPTIME)
+        def test_uptime(artemis):
+            pass
+    ''')
+    result = suite.runpytest("-p", "no:cacheprovider", "--collect-only", "-q")
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(["test_probe.py::test_uptime"])
+
+
+def test_no_litellm_import_during_collection(suite):
+    suite.makeconftest(suite.path.joinpath("conftest.py").read_text() + '''
+import sys
+
+def pytest_collection_finish(session):
+    print("LITELLM_LOADED=%s" % ("litellm" in sys.modules))
+''')
+    suite.makepyfile(test_c='''
+        import pytest
+
+        @pytest.mark.goal("g")
+        @pytest.mark.verify("x")
+        def test_it(artemis):
+            pass
+    ''')
+    result = suite.runpytest_subprocess("--collect-only", "-s", "--artemis-model=openai/gpt-4o")
+    result.stdout.fnmatch_lines(["LITELLM_LOADED=False"])
+
+
+def test_spec_from_marks_directly():
+    marks = [pytest.mark.goal("Open settings", app="com.android.settings").mark,
+             pytest.mark.verify("Wi-Fi is on", probe=probes.setting("global", "wifi_on", equals=1)).mark,
+             pytest.mark.assert_("No crash", when="end").mark]
+    spec = spec_from_marks("t.py::test_x", marks)
+    assert (spec.goal, spec.app, spec.test_id) == ("Open settings", "com.android.settings", "t.py::test_x")
+    assert [(c.kind, c.when, c.probe is not None) for c in spec.checks] == [
+        ("verify", "complete", True), ("assert", "end", False)]
+    assert spec_from_marks("t.py::test_y", []) is None
+    with pytest.raises(MarkerError, match=r"^t.py::test_z: goal: max_steps= must be a positive int"):
+        spec_from_marks("t.py::test_z", [pytest.mark.goal("g", max_steps=0).mark])
+
+
+def test_checks_for_artemis_run_use_the_same_rules():
+    assert verify("shown", when="end").when == "end"
+    with pytest.raises(UsageError, match="when='soon'"):
+        assert_("x", when="soon")

@@ -1,0 +1,80 @@
+"""Device farm under xdist (one sim server, one lease per worker, crash relabel) and pytest-timeout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from plugin_helpers import ROWS_TESTS, check_rows, run_junit
+
+from pytest_artemis.store import list_runs, read_run
+
+pytestmark = pytest.mark.slow
+
+
+def test_two_workers_lease_two_devices_with_the_same_outcomes(suite):
+    suite.makepyfile(test_rows=ROWS_TESTS)
+    result, cases = run_junit(suite, "-v", "-n", "2", "--artemis-device=sim:2", subprocess=True)
+    assert {case.props["artemis.device"] for case in cases.values()} == {"emulator-5554", "emulator-5556"}
+    # Same words, JUnit elements and properties as the run without xdist (device aside).
+    for case in cases.values():
+        case.props["artemis.device"] = "emulator-5554"
+    check_rows(result, cases, xdist=True)
+
+
+def test_a_crashed_worker_is_an_error_naming_the_device_and_others_are_unaffected(suite):
+    suite.makepyfile(test_crash='''
+        import pytest
+
+        @pytest.mark.goal("Do the thing")
+        @pytest.mark.verify("PASS: done")
+        def test_a(artemis):
+            pass
+
+        @pytest.mark.goal("Do the thing [die]")
+        @pytest.mark.verify("PASS: done")
+        def test_dies(artemis):
+            pass
+
+        @pytest.mark.goal("Do the thing")
+        @pytest.mark.verify("PASS: done")
+        def test_b(artemis):
+            pass
+
+        @pytest.mark.goal("Do the thing")
+        @pytest.mark.verify("PASS: done")
+        def test_c(artemis):
+            pass
+    ''')
+    result, cases = run_junit(suite, "-n", "2", "--artemis-device=sim:2", subprocess=True)
+    result.assert_outcomes(passed=3, errors=1)
+    dead = cases["test_dies"]
+    assert dead.result == "error"
+    assert "WorkerCrashed on device emulator-555" in dead.message + dead.text
+    result.stdout.fnmatch_lines(["*ERROR test_crash.py::test_dies*"])
+    for name in ("test_a", "test_b", "test_c"):
+        assert cases[name].result is None and cases[name].props["artemis.outcome"] == "PASSED"
+    # The dead worker's journal has no terminal record: it reads back as interrupted, never passed.
+    runs = list_runs(Path(suite.path, ".artemis", "test_crash.py__test_dies"))
+    assert runs and read_run(runs[0]).execution == "interrupted"
+
+
+def test_pytest_timeout_budget_ends_blocked_not_a_crash(suite):
+    suite.makepyfile(test_budget='''
+        import pytest
+
+        @pytest.mark.goal("Look forever [slow]", max_steps=500)
+        @pytest.mark.verify("PASS: found it")
+        def test_slow(artemis):
+            pass
+
+        def test_other():
+            pass
+    ''')
+    result, cases = run_junit(suite, "--artemis-device=sim", "--timeout=5", subprocess=True)
+    result.assert_outcomes(errors=1, passed=1)
+    case = cases["test_slow"]
+    assert case.result == "error" and "BLOCKED" in case.message and "time budget" in case.text
+    assert case.props["artemis.execution"] == "finished"
+    assert "Timeout" not in result.stdout.str()
+    assert read_run(case.props["artemis.artifacts"]).execution == "finished"
