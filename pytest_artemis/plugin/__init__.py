@@ -9,9 +9,12 @@ from __future__ import annotations
 import pytest
 
 from . import fixtures, markers, outcomes, timeout
+from .fixtures import configured_models
 from .lease import DeviceFarm, farm_key, worker_id
 from .markers import build_probe_table, probe_table_key, register_markers
-from .options import add_options, options_key, resolve_config
+from .options import ArtemisOptions, add_options, options_key, resolve_config
+from .result import Artemis
+from .runner import RunResult
 
 _PARTS = (
     (markers, "artemis.markers"),
@@ -58,3 +61,10 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     options = config.stash.get(options_key, None)
     return options.header_lines() if options is not None else []
 
+
+def artemis_options(config: pytest.Config) -> ArtemisOptions:
+    """The session's resolved ``--artemis-*`` options (with ``.sources``)."""
+    return config.stash[options_key]
+
+
+__all__ = ["Artemis", "ArtemisOptions", "RunResult", "artemis_options", "configured_models"]

@@ -63,6 +63,18 @@ def model_set(options: ArtemisOptions) -> ModelSet:
                     checker=built[names["checker"]])
 
 
+def configured_models(config: pytest.Config) -> ModelSet | None:
+    """The LiteLLM models the options configure, or None when no model option is set at all.
+
+    For a conftest that overrides ``artemis_model`` with a scripted model only when no real model is
+    configured: ``return configured_models(pytestconfig) or ModelSet.uniform(ScriptedModel(...))``.
+    """
+    options = config.stash[options_key]
+    if not any((options.model, options.planner_model, options.operator_model, options.checker_model)):
+        return None
+    return model_set(options)
+
+
 @pytest.fixture
 def artemis_model(pytestconfig: pytest.Config) -> ModelSet:
     """The models for planner, operator and checker. Override it in a conftest to plug in your own

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -193,6 +194,9 @@ class DeviceFarm:
         if self._sim is not None:
             self._sim.close()
             self._sim = None
+            if self._pool is not None:
+                # The server's port names the lock directory; nobody can lease from it any more.
+                shutil.rmtree(self._pool.lock_dir, ignore_errors=True)
 
 
 farm_key = pytest.StashKey[DeviceFarm]()

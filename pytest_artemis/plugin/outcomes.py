@@ -143,23 +143,21 @@ _RANK: dict[Word, int] = {"FAILED": 0, "ERROR": 1, "BLOCKED": 2, "UNCHECKED": 3,
 def report_word(
     judgement: Judgement | None, when: str, outcome: str, wasxfail: bool, ours: bool
 ) -> str | None:
-    """The ``artemis.outcome`` word of one report, or None when pytest's own word stands.
+    """The ``artemis.outcome`` property of a test after one of its reports (None: leave it as is).
 
     ``ours``: the report's exception was raised by the plugin (not by the test body or a fixture).
+    The property is the run's word where it decided the report (UNCHECKED also when
+    ``--artemis-unchecked=skip`` made it a plain skip), else what pytest reports.
     """
-    if when == "setup" and outcome == "failed":
-        return judgement.word if judgement is not None and ours else "ERROR"
-    if when == "call":
-        if outcome == "failed":
-            return judgement.word if judgement is not None and ours and judgement.word != "UNCHECKED" \
-                else "FAILED"
-        if outcome == "skipped":
-            unchecked = wasxfail and judgement is not None and judgement.word == "UNCHECKED"
-            return "UNCHECKED" if unchecked else None
-        return "PASSED"
-    if when == "teardown" and outcome == "failed":
-        return "ERROR"
-    return None
+    if outcome == "failed":
+        if when == "call":
+            strict_unchecked = judgement is not None and judgement.word == "UNCHECKED"
+            return judgement.word if judgement is not None and ours and not strict_unchecked else "FAILED"
+        return judgement.word if when == "setup" and judgement is not None and ours else "ERROR"
+    if outcome == "skipped" and when in ("setup", "call"):
+        unchecked = when == "call" and judgement is not None and judgement.word == "UNCHECKED"
+        return "UNCHECKED" if unchecked else ("XFAIL" if wasxfail else "SKIPPED")
+    return "PASSED" if when == "call" else None
 
 
 def status_for(

@@ -14,7 +14,7 @@ from PIL import Image
 
 from . import probes, simctl
 from .apps import APPS, INERT_APPS
-from .phone import parse_keycode
+from .keys import parse_keycode
 from .shell import Ctx
 from .state import DEFAULT_ALARMS, DEFAULT_CONTACTS
 

@@ -23,6 +23,7 @@ from . import render
 from .apps import APPS, launcher, settings
 from .faults import Faults
 from .fs import FileSystem
+from .keys import KEY_CHARS, KEYCODES
 from .state import (
     DEFAULT_ALARMS,
     DEFAULT_CONTACTS,
@@ -42,28 +43,6 @@ KEY_MS = 400
 TEXT_MS_PER_CHAR = 100
 SWIPE_SETTLE_MS = 200
 TOAST_MS = 2000
-
-KEYCODES = {
-    "HOME": 3, "BACK": 4, "CALL": 5, "ENDCALL": 6, "DPAD_UP": 19, "DPAD_DOWN": 20,
-    "DPAD_LEFT": 21, "DPAD_RIGHT": 22, "DPAD_CENTER": 23, "VOLUME_UP": 24, "VOLUME_DOWN": 25,
-    "POWER": 26, "CAMERA": 27, "COMMA": 55, "PERIOD": 56, "TAB": 61, "SPACE": 62, "ENTER": 66,
-    "DEL": 67, "MENU": 82, "SEARCH": 84, "MEDIA_PLAY_PAUSE": 85, "ESCAPE": 111, "FORWARD_DEL": 112,
-    "MOVE_HOME": 122, "MOVE_END": 123, "VOLUME_MUTE": 164, "APP_SWITCH": 187, "SLEEP": 223,
-    "WAKEUP": 224,
-}
-KEYCODES.update({str(d): 7 + d for d in range(10)})
-KEYCODES.update({chr(65 + i): 29 + i for i in range(26)})
-_KEY_CHARS = {v: k.lower() for k, v in KEYCODES.items() if len(k) == 1}
-_KEY_CHARS.update({KEYCODES["SPACE"]: " ", KEYCODES["COMMA"]: ",", KEYCODES["PERIOD"]: "."})
-
-
-def parse_keycode(token: str) -> int | None:
-    """``KEYCODE_BACK``, ``BACK`` or ``4`` -> 4; None when unknown."""
-    if token.isdigit():
-        return int(token)
-    name = token.upper()
-    return KEYCODES.get(name[8:] if name.startswith("KEYCODE_") else name)
-
 
 class SimPhone:
     """One simulated Android phone.  Thread-safe: hold ``lock`` for compound use."""
@@ -101,7 +80,7 @@ class SimPhone:
         self._screen_key: tuple | None = None
         self._root: Node | None = None
         self._windows: list[Node] = []
-        self._png: bytes | None = None
+        self._rendered: tuple[tuple, bytes] | None = None
         self._xml: str | None = None
         self._online_listeners: list[Callable[[], None]] = []
         self._render_lock = threading.Lock()
@@ -270,8 +249,6 @@ class SimPhone:
         Agents screenshot right after acting: the ADB server calls this after a command
         changed the phone, so encoding overlaps the client's next connection setup."""
         with self.lock:
-            if self._png is not None and self._screen_key and self._screen_key[0] == self.version:
-                return
             if self._prerender is None or not self._prerender.is_alive():
                 self._prerender = threading.Thread(target=self.screenshot_png, daemon=True)
                 self._prerender.start()
@@ -353,8 +330,8 @@ class SimPhone:
                 page.data[key] = "" if self._select_all else page.data[key][:-1]
                 self._select_all = False
                 self.changed()
-        elif code in _KEY_CHARS:
-            self._type(_KEY_CHARS[code])
+        elif code in KEY_CHARS:
+            self._type(KEY_CHARS[code])
 
     # -- screen -----------------------------------------------------------------------
 
@@ -390,27 +367,22 @@ class SimPhone:
         if toast:
             root.add(launcher.build_toast(kit, toast))
         self._screen_key, self._root, self._windows = key, root, windows
-        self._png = self._xml = None
+        self._xml = None
 
     def screenshot_png(self) -> bytes:
         """PNG of the current screen (re-encoded only when the screen changed).
 
-        Drawing happens outside the phone lock (the tree is immutable once built), so
-        other requests proceed while a screen is being encoded."""
+        Encoding happens outside the phone lock (a built tree is never mutated); the
+        render lock alone guards the PNG cache, and is never held while waiting for
+        the phone lock, so a caller holding the phone lock cannot deadlock with it."""
         with self.lock:
             root, _ = self.screen()
-            key, png, dark = self._screen_key, self._png, self.dark
-        if png is not None:
-            return png
+            key, dark = self._screen_key, self.dark
         with self._render_lock:
-            with self.lock:
-                if self._screen_key == key and self._png is not None:
-                    return self._png
-            png = render.render_png(root, (self.width, self.height), dark, self.kit.k)
-            with self.lock:
-                if self._screen_key == key:
-                    self._png = png
-            return png
+            if self._rendered is None or self._rendered[0] != key:
+                png = render.render_png(root, (self.width, self.height), dark, self.kit.k)
+                self._rendered = (key, png)
+            return self._rendered[1]
 
     def hierarchy_xml(self) -> str:
         """``uiautomator dump`` XML of the current screen (cached like the PNG)."""

@@ -48,6 +48,8 @@ def test_unchecked_mode(suite, mode, outcome, element):
     result.assert_outcomes(**outcome)
     assert cases["test_unchecked"].result == element
     assert "UNCHECKED" in cases["test_unchecked"].message
+    expected = "UNCHECKED" if mode == "skip" else "FAILED"
+    assert cases["test_unchecked"].props["artemis.outcome"] == expected
 
 
 def test_a_failure_in_the_test_body_takes_precedence(suite):
@@ -130,3 +132,22 @@ def test_time_budget_ends_blocked_not_crashed(suite):
     case = cases["test_slow"]
     assert case.props["artemis.outcome"] == "BLOCKED" and case.props["artemis.execution"] == "finished"
     assert "time budget" in case.text
+
+
+def test_scripted_model_stands_in_only_when_no_model_is_configured(pytester):
+    pytester.makeconftest('''
+        import pytest
+        from pytest_artemis.plugin import configured_models
+
+        @pytest.fixture
+        def artemis_model(pytestconfig):
+            models = configured_models(pytestconfig)
+            return "scripted" if models is None else models.operator.name
+    ''')
+    pytester.makepyfile(test_m='''
+        def test_models(artemis_model, pytestconfig):
+            expected = pytestconfig.getoption("artemis_model") or "scripted"
+            assert artemis_model == expected
+    ''')
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    pytester.runpytest("-p", "no:cacheprovider", "--artemis-model=openai/gpt-4o").assert_outcomes(passed=1)

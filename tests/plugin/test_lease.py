@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
 
 import pytest
 
@@ -20,9 +22,11 @@ from pytest_artemis.plugin.lease import (
 
 
 @pytest.fixture
-def pool() -> Pool:
+def pool() -> Iterator[Pool]:
     # A unique fake server address: lock files never collide with another test run's.
-    return Pool("127.0.0.1", 40000 + uuid.uuid4().int % 20000, ("emulator-5554", "emulator-5556"))
+    made = Pool("127.0.0.1", 40000 + uuid.uuid4().int % 20000, ("emulator-5554", "emulator-5556"))
+    yield made
+    shutil.rmtree(made.lock_dir, ignore_errors=True)
 
 
 @pytest.mark.parametrize(("text", "parsed"), [

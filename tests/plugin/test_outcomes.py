@@ -105,7 +105,11 @@ def test_worst_of_several_runs():
         (Judgement("UNCHECKED", "u"), "call", "skipped", True, True, "UNCHECKED"),
         (Judgement("UNCHECKED", "u"), "call", "failed", False, True, "FAILED"),  # --artemis-unchecked=fail
         (Judgement("UNCHECKED", "u"), "call", "failed", False, False, "FAILED"),  # the body failed first
-        (Judgement("UNCHECKED", "u"), "call", "skipped", False, True, None),  # --artemis-unchecked=skip
+        (Judgement("UNCHECKED", "u"), "call", "skipped", False, True, "UNCHECKED"),  # =skip: plain skip
+        (None, "setup", "skipped", False, False, "SKIPPED"),  # a skipif marker
+        (None, "call", "skipped", True, False, "XFAIL"),  # the body's own pytest.xfail
+        (None, "teardown", "failed", False, False, "ERROR"),
+        (None, "teardown", "passed", False, False, None),
         (Judgement("PASSED"), "call", "passed", False, False, "PASSED"),
         (Judgement("BLOCKED", "b"), "call", "failed", False, True, "BLOCKED"),  # artemis.run() in the body
     ],

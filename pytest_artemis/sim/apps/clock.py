@@ -109,8 +109,8 @@ def build(phone: SimPhone, kit: Kit, page: Page) -> Node:
         when = fmt_12h(alarm.hour, alarm.minute)
         card.add(kit.text((s(80), y + s(30), s(640), y + s(170)), when, size=96,
                           rid=_ID + "digital_clock"))
-        card.add(kit.text((s(84), y + s(165), s(640), y + h - s(10)), alarm.label or "Not scheduled"
-                          if not alarm.enabled else (alarm.label or "Tomorrow"), size=38,
+        status = alarm.label or ("Tomorrow" if alarm.enabled else "Not scheduled")
+        card.add(kit.text((s(84), y + s(165), s(640), y + h - s(10)), status, size=38,
                           color="text2", rid=_ID + "upcoming_instance_label"))
         card.add(Node((s(660), y + s(80), s(780), y + s(200)), cls="android.widget.ImageButton",
                       rid=_ID + "delete", desc=f"Delete alarm {when}", clickable=True, focusable=True,
