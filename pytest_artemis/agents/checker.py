@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from pytest_artemis.contracts import CheckItem, ProbeSpec, ScreenView
+from pytest_artemis.contracts import CheckItem, CheckVerdict, ProbeSpec, ScreenView
 from pytest_artemis.models import CallLog, ChatMessage, ImagePart, Model, RequestContext
 
 from .prompts import checker_system, join
@@ -119,9 +119,12 @@ def apply_rules(item: CheckItem, verdict: ModelVerdict | None) -> Judgement:
     return Judgement(item, verdict.status, verdict.evidence, verdict.suggestion)
 
 
-def may_proceed(judgements: Sequence[Judgement]) -> bool:
-    """Whether the run may go on without repair: no verify item failed (computed, never asked)."""
-    return not any(j.item.kind == "verify" and j.status == "failed" for j in judgements)
+def may_proceed(verdicts: Sequence[CheckVerdict]) -> bool:
+    """Whether the run may go on without repair: no verify item failed (computed, never asked).
+
+    Inconclusive lets it proceed (fail-open) while the verdict itself stays inconclusive.
+    """
+    return not any(v.kind == "verify" and v.status == "failed" for v in verdicts)
 
 
 def _norm(text: str) -> str:

@@ -7,7 +7,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from pytest_artemis.contracts import CheckItem, CheckVerdict
+from pytest_artemis.contracts import CheckItem, CheckVerdict, VerdictSource, VerdictStatus
 
 from .verdicts import blanket
 
@@ -208,15 +208,15 @@ class CheckpointScheduler:
         return expired
 
     @staticmethod
-    def _blanket(attempt: Attempt, status: str, reason: str) -> tuple[CheckVerdict, ...]:
+    def _blanket(attempt: Attempt, status: VerdictStatus, reason: str) -> tuple[CheckVerdict, ...]:
         probes_only = all(item.probe is not None for item in attempt.checkpoint.items)
-        judged = "probe" if probes_only else "model"
-        source = "settlement" if status in ("unchecked", "superseded") else judged
+        judged: VerdictSource = "probe" if probes_only else "model"
+        source: VerdictSource = "settlement" if status in ("unchecked", "superseded") else judged
         return blanket(
             attempt.checkpoint.items,
-            status=status,  # type: ignore[arg-type]
+            status=status,
             reason=reason,
-            source=source,  # type: ignore[arg-type]
+            source=source,
             attempt_id=attempt.attempt_id,
             checkpoint_id=attempt.checkpoint.checkpoint_id,
             anchor_step=attempt.anchor_step,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pytest_artemis.agents.checker import may_proceed
 from pytest_artemis.contracts import CheckVerdict
 
 from .checkpoints import Harvest
@@ -48,9 +49,9 @@ def apply_harvest(state: RunState, harvest: Harvest, *, reopen: bool = True) -> 
     for verdict in failed:
         if verdict.kind == "assert" and state.config.assert_policy == "halt" and not state.stop:
             state.stop = f"assert failed (halt policy): {verdict.item_text}"
-    failed_verify = [v for v in failed if v.kind == "verify"]
-    if not failed_verify or not reopen:
+    if may_proceed(harvest.verdicts) or not reopen:
         return
+    failed_verify = [v for v in failed if v.kind == "verify"]
     if state.repairs[checkpoint.checkpoint_id] >= state.config.checkpoint_max_repairs:
         state.journal.append_event("repair_quota_spent", checkpoint=checkpoint.checkpoint_id)
         return

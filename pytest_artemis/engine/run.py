@@ -15,6 +15,7 @@ from pytest_artemis.contracts import (
     RunOutcome,
     TaskSpec,
 )
+from pytest_artemis.contracts.outcome import InfraKind
 from pytest_artemis.device import Device
 from pytest_artemis.models import CallLog, ModelContextExceeded, ModelOutputInvalid, ModelSet
 from pytest_artemis.plan import Plan, PlanSyntaxError, Subgoal, parse_plan, place_checks, plan_check_items
@@ -113,8 +114,8 @@ async def run_task_async(
 
 
 def _infra(exc: BaseException, kind: str) -> InfraFailure:
-    return InfraFailure(kind=kind if kind in ("device", "model") else "harness",  # type: ignore[arg-type]
-                        error_class=type(exc).__name__, message=str(exc)[:2000])
+    known: InfraKind = "device" if kind == "device" else "model" if kind == "model" else "harness"
+    return InfraFailure(kind=known, error_class=type(exc).__name__, message=str(exc)[:2000])
 
 
 async def _cancel(scheduler: CheckpointScheduler) -> None:

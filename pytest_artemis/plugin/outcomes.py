@@ -49,8 +49,7 @@ def judge(outcome: RunOutcome) -> Judgement:
     unchecked or inconclusive → UNCHECKED; else PASSED.
     """
     tally = outcome.tests
-    failed_asserts = tally.with_status("failed")
-    failed_asserts = tuple(i for i in failed_asserts if i.kind == "assert")
+    failed_asserts = tuple(i for i in tally.with_status("failed") if i.kind == "assert")
     if failed_asserts or (tally.failed and not tally.items):
         return Judgement("FAILED", _failed_message(outcome, failed_asserts))
     if outcome.infra is not None or outcome.execution != "finished":

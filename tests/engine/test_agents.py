@@ -16,6 +16,7 @@ from pytest_artemis.agents.checker import (
 from pytest_artemis.agents.prompts import Scenario, checker_system, operator_system, planner_system
 from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, ToolRequest
 from pytest_artemis.contracts import CheckItem
+from pytest_artemis.engine.verdicts import make_verdict
 from pytest_artemis.testing import ScriptedModel
 
 VERIFY = CheckItem(kind="verify", text="The alarm list shows 7:30 AM")
@@ -39,12 +40,12 @@ def test_missing_evidence_is_inconclusive(status):
 
 
 def test_proceed_is_computed_from_verdicts_never_from_the_model():
-    failed_assert = apply_rules(ASSERT, ModelVerdict(item=ASSERT.text, status="failed",
-                                                     evidence="no toast in step 3 post screenshot"))
-    failed_verify = apply_rules(VERIFY, ModelVerdict(item=VERIFY.text, status="failed",
-                                                     evidence="the list shows 8:30 AM only"))
-    assert may_proceed([failed_assert]) is True
-    assert may_proceed([failed_assert, failed_verify]) is False
+    def verdict(item, status):
+        return make_verdict(item, status=status, evidence="step 3 post screenshot", source="model",
+                            attempt_id="a#1", checkpoint_id="a", anchor_step=3, started_at=0.0)
+
+    assert may_proceed([verdict(ASSERT, "failed"), verdict(VERIFY, "inconclusive")]) is True
+    assert may_proceed([verdict(ASSERT, "passed"), verdict(VERIFY, "failed")]) is False
 
 
 def test_checkpoint_entry_has_no_live_screen_tool_final_entry_has_one():

@@ -193,3 +193,23 @@ def test_four_switch_combinations(tmp_path, phone, midway, final, expected):
     if midway and not final:
         end = next(i for i in outcome.tests.items if i.text == END.text)
         assert end.reason == "never judged"
+
+
+def test_final_check_sends_the_operator_back_for_unmet_verify_but_never_for_asserts(tmp_path, phone):
+    verify = setting_item(hint=WIFI)
+    check = setting_item("bluetooth_on", kind="assert", when="end", text="Bluetooth is on at the end")
+
+    def operator(request):
+        if "final check" not in request.messages[1].text:  # first claim: nothing done yet
+            return OperatorDecision(decision="done", actions=[{"kind": "finish"}],
+                                    plan=mark(request.plan, WIFI))
+        return OperatorDecision(decision="repair", actions=[Tap(element=0), {"kind": "finish"}],
+                                plan=mark(request.plan, WIFI))
+
+    model = script(f"- [ ] {WIFI}\n", [], after=operator)
+    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(verify, check)), phone, model)
+    record = read_run(run_dir)
+    assert [s.turn for s in record.steps] == ["act", "final_repair"]
+    assert [v.status for v in verdicts_of(run_dir, verify.text)] == ["failed", "passed"]
+    assert [e.kind for e in record.events].count("final_send_back") == 1  # the failed assert sent nobody back
+    assert outcome.task.status == "completed" and outcome.tests.failed == 1

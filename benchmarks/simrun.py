@@ -1,0 +1,172 @@
+"""Shared by the run benchmarks: a scripted run of N steps on the simulated phone, with timed parts.
+
+The operator scrolls the Settings list down and up (each action changes the screen, so no breaker
+fires), marks one plan subgoal done every ``steps // subgoals`` turns and claims ``finish`` on the last
+turn. Every model reply sleeps a fixed latency (``asyncio.sleep``: it is known time, not harness time);
+every device call is timed by a proxy around the real ``AdbDevice``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+os.environ.setdefault("ADBUTILS_ADB_PATH", "/bin/true")
+os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
+
+from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision, PlanReply  # noqa: E402
+from pytest_artemis.contracts import CheckItem, Finish, RunOutcome, Scroll, TaskSpec  # noqa: E402
+from pytest_artemis.device import AdbDevice  # noqa: E402
+from pytest_artemis.engine import RunConfig, run_task  # noqa: E402
+from pytest_artemis.models import ModelSet  # noqa: E402
+from pytest_artemis.sim import SimServer  # noqa: E402
+from pytest_artemis.store.journal import RunHeader, RunJournal  # noqa: E402
+from pytest_artemis.testing import ScriptedModel, ScriptedRequest  # noqa: E402
+
+SETTINGS = "com.android.settings"
+
+
+class TimedDevice:
+    """A proxy over a Device that sums the wall time spent inside its calls (thread-safe)."""
+
+    def __init__(self, device: AdbDevice) -> None:
+        self._device = device
+        self._lock = threading.Lock()
+        self.seconds = 0.0
+        self.calls: dict[str, int] = {}
+
+    @property
+    def serial(self) -> str:
+        return self._device.serial
+
+    def __getattr__(self, name: str) -> object:
+        target = getattr(self._device, name)
+        if not callable(target):
+            return target
+
+        def timed(*args: object, **kwargs: object) -> object:
+            started = time.perf_counter()
+            try:
+                return target(*args, **kwargs)
+            finally:
+                elapsed = time.perf_counter() - started
+                with self._lock:
+                    self.seconds += elapsed
+                    self.calls[name] = self.calls.get(name, 0) + 1
+
+        return timed
+
+
+def subgoal_names(count: int) -> list[str]:
+    return [f"Review settings page {i + 1}" for i in range(count)]
+
+
+def _mark_next(plan: str) -> str:
+    return plan.replace("- [ ]", "- [x]", 1)
+
+
+@dataclass
+class Script:
+    """The reply function of the scripted model, with per-role latency and the time spent sleeping."""
+
+    steps: int
+    subgoals: int
+    latency_s: float
+    checker_latency_s: float
+    model_seconds: float = 0.0
+    calls: dict[str, int] = field(default_factory=dict)
+
+    def plan(self) -> str:
+        return "".join(f"- [ ] {name}\n" for name in subgoal_names(self.subgoals))
+
+    def reply(self, request: ScriptedRequest) -> object:
+        if request.role == "planner":
+            return PlanReply(plan=self.plan())
+        if request.role == "checker":
+            return CheckReport(verdicts=[
+                ModelVerdict(item=item.text, status="passed",
+                             evidence=f"step screenshots show the settings list scrolled; "
+                                      f"{len(request.history)} step summaries were given")
+                for item in request.checks])
+        turn = request.turn
+        if turn >= self.steps:
+            plan = request.plan.replace("- [ ]", "- [x]").replace("- [/]", "- [x]")
+            return OperatorDecision(decision="all pages reviewed", actions=[Finish(summary="done")], plan=plan)
+        every = max(1, self.steps // self.subgoals)
+        plan = _mark_next(request.plan) if turn % every == 0 else None
+        return OperatorDecision(decision=f"scroll the list (turn {turn})",
+                                actions=[Scroll(direction="down" if turn % 2 else "up")], plan=plan)
+
+    async def respond(self, request: ScriptedRequest) -> object:
+        latency = self.checker_latency_s if request.role == "checker" else self.latency_s
+        started = time.perf_counter()
+        await asyncio.sleep(latency)
+        self.model_seconds += time.perf_counter() - started
+        self.calls[request.role] = self.calls.get(request.role, 0) + 1
+        return self.reply(request)
+
+
+def checks_for(subgoals: int) -> tuple[CheckItem, ...]:
+    """One model-judged verify item per subgoal (placed on it by its hint)."""
+    return tuple(CheckItem(kind="verify", text=f"The list moved while reviewing page {i + 1}",
+                           subgoal_hint=name) for i, name in enumerate(subgoal_names(subgoals)))
+
+
+@dataclass
+class Measured:
+    """One run: its outcome, wall time, device time, model (sleep) time and the model's requests."""
+
+    outcome: RunOutcome
+    wall_s: float
+    device_s: float
+    model_s: float
+    device_calls: dict[str, int]
+    model_calls: dict[str, int]
+    requests: list[ScriptedRequest]
+    run_dir: Path
+
+    @property
+    def overhead_s(self) -> float:
+        return self.wall_s - self.device_s - self.model_s
+
+
+def run_once(
+    server: SimServer,
+    *,
+    steps: int,
+    latency_s: float,
+    checker_latency_s: float | None = None,
+    subgoals: int = 4,
+    checks: bool = False,
+    root: Path | None = None,
+    wrap: Callable[[Callable[[], RunOutcome]], RunOutcome] | None = None,
+    **config: object,
+) -> Measured:
+    """Run the scripted task once on ``server``'s first phone; ``wrap`` may run the call (a profiler)."""
+    script = Script(steps=steps, subgoals=subgoals, latency_s=latency_s,
+                    checker_latency_s=latency_s if checker_latency_s is None else checker_latency_s)
+    model = ScriptedModel(script.respond)
+    device = TimedDevice(AdbDevice(server.serials[0], host=server.host, port=server.port, timeout_s=20.0))
+    spec = TaskSpec(goal="Scroll through the Settings list and review each page", app=SETTINGS,
+                    max_steps=steps, checks=checks_for(subgoals) if checks else ())
+    root = root or Path(tempfile.mkdtemp(prefix="artemis-bench-"))
+    run_id = f"bench-{time.time_ns()}"
+    journal = RunJournal.create(root, RunHeader(run_id=run_id, goal=spec.goal, device=device.serial,
+                                                checks=spec.checks))
+    run_config = RunConfig(max_steps=steps, **config)
+
+    def call() -> RunOutcome:
+        return run_task(spec, device, ModelSet.uniform(model), run_config, journal)  # type: ignore[arg-type]
+
+    started = time.perf_counter()
+    outcome = wrap(call) if wrap else call()
+    wall = time.perf_counter() - started
+    return Measured(outcome=outcome, wall_s=wall, device_s=device.seconds, model_s=script.model_seconds,
+                    device_calls=dict(device.calls), model_calls=dict(script.calls),
+                    requests=list(model.requests), run_dir=journal.dir)
