@@ -98,8 +98,11 @@ class Script:
         if turn >= self.steps:
             plan = request.plan.replace("- [ ]", "- [x]").replace("- [/]", "- [x]")
             return OperatorDecision(decision="all pages reviewed", actions=[Finish(summary="done")], plan=plan)
+        # Subgoal k is marked done at turn k * every; the last one only with the finish claim (an
+        # all-done plan would end the run early).
         every = max(1, self.steps // self.subgoals)
-        plan = _mark_next(request.plan) if turn % every == 0 else None
+        open_left = request.plan.count("- [ ]") + request.plan.count("- [/]")
+        plan = _mark_next(request.plan) if turn % every == 0 and open_left > 1 else None
         return OperatorDecision(decision=f"scroll the list (turn {turn})",
                                 actions=[Scroll(direction="down" if turn % 2 else "up")], plan=plan)
 

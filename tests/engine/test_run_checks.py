@@ -57,7 +57,7 @@ def test_verify_failure_reopens_up_to_the_quota_then_stays_failed(tmp_path, phon
     verify = setting_item(hint=WIFI)
     spec = TaskSpec(goal="Turn on Wi-Fi", checks=(verify,))
     model = script(f"- [ ] {WIFI}\n- [ ] {LATER}\n", [], after=remark_when_reopened)
-    outcome, run_dir = run(tmp_path, spec, phone, model, max_steps=12, checkpoint_max_repairs=2,
+    outcome, run_dir = run(tmp_path, spec, phone, model, max_steps=20, checkpoint_max_repairs=2,
                            same_finding_limit=10, final_check=False)
     record = read_run(run_dir)
     assert [v.status for v in verdicts_of(run_dir, verify.text)] == ["failed"] * 3
