@@ -20,7 +20,7 @@ from pytest_artemis.device import Device
 from pytest_artemis.models import CallLog, ModelContextExceeded, ModelOutputInvalid, ModelSet
 from pytest_artemis.plan import Plan, PlanSyntaxError, Subgoal, parse_plan, place_checks, plan_check_items
 from pytest_artemis.probes import run_probe_check
-from pytest_artemis.store.journal import RUN_FILE, RunHeader, RunJournal
+from pytest_artemis.store.journal import RunJournal
 
 from .breakers import Breakers
 from .checkpoints import CheckpointScheduler
@@ -34,12 +34,6 @@ from .state import RunState
 
 if TYPE_CHECKING:
     from pytest_artemis.device.ocr import OcrEngine
-
-
-def read_header(journal: RunJournal) -> RunHeader:
-    """The header the journal was created with (its first ``run.jsonl`` line)."""
-    with open(journal.dir / RUN_FILE, encoding="utf-8") as handle:
-        return RunHeader.model_validate_json(handle.readline())
 
 
 def run_task(
@@ -80,7 +74,7 @@ async def run_task_async(
     Device and model-provider failures end the run as ``crashed`` with ``infra`` set; a cancellation
     (KeyboardInterrupt) closes the journal as ``interrupted`` and propagates.
     """
-    header = read_header(journal)
+    header = journal.header
     state = RunState(spec=spec, config=config, device=device, models=models, journal=journal,
                      observer=observer or NullObserver(), header=header, calls=CallLog(header.run_id),
                      ocr=ocr,

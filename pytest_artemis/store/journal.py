@@ -113,8 +113,9 @@ def _jsonable(value: object) -> JsonValue:
 class RunJournal:
     """Writer of one run's artifacts directory. Create with ``RunJournal.create``."""
 
-    def __init__(self, run_dir: Path, *, fsync: bool, redactor: Redactor) -> None:
+    def __init__(self, run_dir: Path, header: RunHeader, *, fsync: bool, redactor: Redactor) -> None:
         self.dir = run_dir
+        self.header = header
         self.fsync = fsync
         self.redactor = redactor
         self._lock = threading.RLock()
@@ -134,7 +135,7 @@ class RunJournal:
             raise FileExistsError(f"a run journal already exists in {run_dir}")
         (run_dir / SCREENS_DIR).mkdir(parents=True, exist_ok=True)
         (run_dir / PLAN_DIR).mkdir(exist_ok=True)
-        journal = cls(run_dir, fsync=fsync, redactor=redactor or Redactor.from_environment())
+        journal = cls(run_dir, header, fsync=fsync, redactor=redactor or Redactor.from_environment())
         journal._append(RUN_FILE, header)
         return journal
 
