@@ -20,10 +20,11 @@ import pstats
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from simrun import run_once
+from simrun import Measured, run_once
 from simserver import sim_server
 
 from pytest_artemis.contracts import ActionResult, Scroll, StepRecord
@@ -86,6 +87,36 @@ def _view(device: AdbDevice, capture, hierarchy, app: str | None = None):  # typ
                       foreground=app or device.current_app(), elements=meaningful(hierarchy.elements))
 
 
+def _table(rows: list[Measured], title: str) -> tuple[float, float]:
+    """Print one row per run; returns the median overhead (ms/step, % of wall)."""
+    print(f"-- {title}")
+    print(f"{'run':>3} {'steps':>5} {'calls':>5} {'wall s':>7} {'device s':>8} {'model s':>7} "
+          f"{'overhead s':>10} {'ms/step':>7} {'% wall':>6}")
+    per_step, share = [], []
+    for i, m in enumerate(rows, 1):
+        steps = m.outcome.steps
+        per_step.append(m.overhead_s / steps * 1000)
+        share.append(m.overhead_s / m.wall_s * 100)
+        print(f"{i:>3} {steps:>5} {sum(m.model_calls.values()):>5} {m.wall_s:7.2f} {m.device_s:8.2f} "
+              f"{m.model_s:7.2f} {m.overhead_s:10.3f} {per_step[-1]:7.1f} {share[-1]:6.2f}")
+    return statistics.median(per_step), statistics.median(share)
+
+
+@contextmanager
+def _stub_model_image(active: bool) -> Iterator[None]:
+    """Counterfactual: replace the per-step JPEG (decode, resize, encode) by a constant image."""
+    if not active:
+        yield
+        return
+    fixed = b"\xff\xd8\xff\xd9"
+    original = Screen.model_image
+    Screen.model_image = lambda self, max_side=1280: fixed  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Screen.model_image = original  # type: ignore[method-assign]
+
+
 def profiled(top: int) -> tuple[Callable[[Callable[[], object]], object], Callable[[], str]]:
     profile = cProfile.Profile()
 
@@ -109,13 +140,16 @@ def main() -> int:
     parser.add_argument("--in-process-sim", action="store_true", help="serve the sim in this process")
     parser.add_argument("--profile", action="store_true", help="cProfile the event-loop thread of run 1")
     args = parser.parse_args()
-    rows = []
+    rows: list[Measured] = []
+    stubbed_rows: list[Measured] = []
     report = None
     with sim_server(devices=1, in_process=args.in_process_sim) as server:
         for _ in range(args.runs):
-            m = run_once(server, steps=args.steps, latency_s=args.latency, midway_checks=False)
-            assert m.outcome.execution == "finished", m.outcome
-            rows.append(m)
+            for stubbed in (False, True):
+                with _stub_model_image(stubbed):
+                    m = run_once(server, steps=args.steps, latency_s=args.latency, midway_checks=False)
+                assert m.outcome.execution == "finished", m.outcome
+                (stubbed_rows if stubbed else rows).append(m)
         if args.profile:  # an extra run: the profiler's own cost stays out of the figures above
             wrap, report_fn = profiled(25)
             run_once(server, steps=args.steps, latency_s=args.latency, midway_checks=False, wrap=wrap)
@@ -123,20 +157,14 @@ def main() -> int:
         parts = breakdown(AdbDevice(server.serials[0], host=server.host, port=server.port))
     print(f"{args.steps} steps, model latency {args.latency:g} s/call, {args.runs} run(s), "
           f"sim {'in process' if args.in_process_sim else 'in a separate process'}")
-    print(f"{'run':>3} {'steps':>5} {'calls':>5} {'wall s':>7} {'device s':>8} {'model s':>7} "
-          f"{'overhead s':>10} {'ms/step':>7} {'% wall':>6}")
-    per_step, share = [], []
-    for i, m in enumerate(rows, 1):
-        steps = m.outcome.steps
-        per_step.append(m.overhead_s / steps * 1000)
-        share.append(m.overhead_s / m.wall_s * 100)
-        print(f"{i:>3} {steps:>5} {sum(m.model_calls.values()):>5} {m.wall_s:7.2f} {m.device_s:8.2f} "
-              f"{m.model_s:7.2f} {m.overhead_s:10.3f} {per_step[-1]:7.1f} {share[-1]:6.2f}")
-    ms, pct = statistics.median(per_step), statistics.median(share)
+    ms, pct = _table(rows, "as shipped")
+    stub_ms, stub_pct = _table(stubbed_rows, "Screen.model_image stubbed (returns a fixed JPEG)")
     device_ms = statistics.median(m.device_s / m.outcome.steps * 1000 for m in rows)
     print(f"device calls per run: {rows[0].device_calls}; device time {device_ms:.0f} ms/step")
     print(f"overhead {ms:.1f} ms/step (target <= {TARGET_MS:g}): {'met' if ms <= TARGET_MS else 'MISSED'}; "
           f"{pct:.2f} % of wall (target <= {TARGET_SHARE:g} %): {'met' if pct <= TARGET_SHARE else 'MISSED'}")
+    print(f"without the model image: {stub_ms:.1f} ms/step, {stub_pct:.2f} % of wall "
+          f"(the JPEG costs {ms - stub_ms:.1f} ms/step)")
     print("\nper-step harness CPU, each part timed in isolation (median of 20):")
     print(f"{'part':<52} {'ms/call':>7} {'x/step':>6} {'ms/step':>7}")
     for name, cost, count in parts:

@@ -97,7 +97,8 @@ class Script:
         turn = request.turn
         if turn >= self.steps:
             plan = request.plan.replace("- [ ]", "- [x]").replace("- [/]", "- [x]")
-            return OperatorDecision(decision="all pages reviewed", actions=[Finish(summary="done")], plan=plan)
+            return OperatorDecision(decision="all pages reviewed", actions=[Finish(summary="done")],
+                                    plan=plan)
         # Subgoal k is marked done at turn k * every; the last one only with the finish claim (an
         # all-done plan would end the run early).
         every = max(1, self.steps // self.subgoals)

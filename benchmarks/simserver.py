@@ -1,4 +1,4 @@
-"""The simulated phones for a benchmark: in this process, or (default) in a child process like a real phone."""
+"""Simulated phones for a benchmark: in this process, or (default) in a child process like a real phone."""
 
 from __future__ import annotations
 

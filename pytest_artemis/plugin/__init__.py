@@ -13,6 +13,7 @@ from .fixtures import configured_models
 from .lease import DeviceFarm, farm_key, worker_id
 from .markers import build_probe_table, probe_table_key, register_markers
 from .options import ArtemisOptions, add_options, options_key, resolve_config
+from .reports import Reports
 from .result import Artemis
 from .runner import RunResult
 
@@ -45,6 +46,8 @@ def pytest_configure(config: pytest.Config) -> None:
     for module, name in _PARTS:
         if not config.pluginmanager.is_registered(module):
             config.pluginmanager.register(module, name)
+    if not config.pluginmanager.has_plugin("artemis.reports"):
+        config.pluginmanager.register(Reports(config), "artemis.reports")
     if config.pluginmanager.hasplugin("xdist") and workerinput is None:
         from .xdist import XdistHooks
 

@@ -1,0 +1,129 @@
+"""Plugin import time, and ``pytest --collect-only`` on 200 marked tests vs the same tests unmarked.
+
+    python benchmarks/bench_collect.py [--tests 200] [--repeats 5]
+
+Import: ``python -X importtime -c "import pytest_artemis.plugin"``; the total is the sum of the top-level
+cumulative times, split into what ``pytest`` itself costs and what the plugin adds on top (``-c "import
+pytest; import pytest_artemis.plugin"``, lines after pytest's). Collection: three projects with the same
+test functions (each takes the ``artemis`` fixture): marked with goal/verify/assert_ (two probe checks),
+plugin on; unmarked with ``-p no:artemis``; unmarked with the plugin on. Every measurement is repeated
+``--repeats`` times, interleaved, and medians are reported (the machine is noisy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+IMPORT_TARGET_S = 0.5
+COLLECT_TARGET = 1.20
+_LINE = re.compile(r"^import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)$")
+ENV = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/true", "LITELLM_OFFLINE_MODE": "true"}
+
+MARKED = '''
+@pytest.mark.goal("Turn on Wi-Fi number {n} in Settings", app="com.android.settings")
+@pytest.mark.verify("Wi-Fi is on", probe=probes.setting("global", "wifi_on", equals="1"))
+@pytest.mark.verify("An alarm is set", probe=probes.alarm_set("07:30"))
+@pytest.mark.assert_("No crash dialog appears", when="end")
+def test_case_{n}(artemis):
+    assert artemis is not None
+'''
+UNMARKED = '''
+def test_case_{n}(artemis):
+    assert artemis is not None
+'''
+
+
+def import_times() -> tuple[float, float, list[tuple[int, int, str]]]:
+    """(pytest_artemis.plugin cumulative s, the plugin on top of an imported pytest s, that import's
+    lines as (self us, cumulative us, module))."""
+    def run(code: str) -> list[tuple[int, int, str]]:
+        out = subprocess.run([sys.executable, "-X", "importtime", "-c", code], env=ENV,
+                             capture_output=True, text=True, check=True).stderr
+        # depth 1 = a top-level import (one space after the bar); nested ones are indented further
+        return [(len(m.group(3)), int(m.group(1)), int(m.group(2)), m.group(4))
+                for m in map(_LINE.match, out.splitlines()) if m]
+
+    alone = run("import pytest_artemis.plugin")
+    plugin = next(cum for depth, _, cum, name in alone if depth <= 1 and name == "pytest_artemis.plugin")
+    after = run("import pytest; import pytest_artemis.plugin")
+    at = next(i for i, (depth, _, _, name) in enumerate(after) if depth <= 1 and name == "pytest")
+    extra = sum(cum for depth, _, cum, _ in after[at + 1:] if depth <= 1)
+    return plugin / 1e6, extra / 1e6, [(own, cum, name) for _, own, cum, name in after[at + 1:]]
+
+
+def make_projects(root: Path, tests: int, per_file: int = 20) -> dict[str, Path]:
+    projects = {}
+    for name, template, head in (("marked", MARKED, "import pytest\nfrom pytest_artemis import probes\n"),
+                                 ("unmarked", UNMARKED, "")):
+        project = root / name
+        project.mkdir()
+        (project / "pytest.ini").write_text("[pytest]\n")
+        for start in range(0, tests, per_file):
+            body = head + "".join(template.format(n=n) for n in range(start, min(tests, start + per_file)))
+            (project / f"test_file_{start // per_file:03d}.py").write_text(body)
+        projects[name] = project
+    return projects
+
+
+def collect(project: Path, *extra: str) -> tuple[float, str]:
+    """(wall s, summary line) of one ``pytest --collect-only -q`` subprocess."""
+    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", *extra]
+    started = time.perf_counter()
+    proc = subprocess.run(argv, cwd=project, env=ENV, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    summary = (proc.stdout.strip().splitlines() or ["(no output)"])[-1]
+    if proc.returncode != 0:
+        raise SystemExit(f"collection failed in {project} {extra}: "
+                         f"{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    return wall, summary
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tests", type=int, default=200, help="generated tests (default 200)")
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved repeats; medians (default 5)")
+    args = parser.parse_args()
+    imports: list[tuple[float, float, list[tuple[int, int, str]]]] = []
+    walls: dict[str, list[float]] = {"marked": [], "plain": [], "unmarked+plugin": []}
+    summaries: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="artemis-bench-collect-") as tmp:
+        projects = make_projects(Path(tmp), args.tests)
+        for _ in range(args.repeats):
+            imports.append(import_times())
+            for label, project, extra in (("marked", projects["marked"], ()),
+                                          ("plain", projects["unmarked"], ("-p", "no:artemis")),
+                                          ("unmarked+plugin", projects["unmarked"], ())):
+                wall, summaries[label] = collect(project, *extra)
+                walls[label].append(wall)
+    plugin, extra = (statistics.median(i[k] for i in imports) for k in range(2))
+    print(f"{os.cpu_count()} CPU cores, {args.repeats} interleaved repeats, medians")
+    print(f"import pytest_artemis.plugin (-X importtime cumulative, pytest included): {plugin:.3f} s "
+          f"(target <= {IMPORT_TARGET_S} s: {'met' if plugin <= IMPORT_TARGET_S else 'MISSED'}); "
+          f"on top of an already imported pytest: {extra:.3f} s")
+    heaviest = sorted(imports[-1][2], reverse=True)[:8]
+    print("  heaviest modules on top of pytest (self ms): "
+          + ", ".join(f"{name} {own / 1000:.1f}" for own, _, name in heaviest))
+    title = f"collect-only, {args.tests} tests"
+    print(f"{title:<44} {'median s':>8} {'min s':>6} {'max s':>6}  summary")
+    for label, title in (("marked", "marked, plugin on"), ("plain", "unmarked, -p no:artemis (plain pytest)"),
+                         ("unmarked+plugin", "unmarked, plugin on")):
+        w = walls[label]
+        print(f"{title:<44} {statistics.median(w):8.3f} {min(w):6.3f} {max(w):6.3f}  {summaries[label]}")
+    marked, plain, unmarked = (statistics.median(walls[k]) for k in ("marked", "plain", "unmarked+plugin"))
+    ratio = marked / plain
+    print(f"marked / plain = {ratio:.3f} (target <= {COLLECT_TARGET:.2f}): "
+          f"{'met' if ratio <= COLLECT_TARGET else 'MISSED'}; marked / unmarked with plugin = "
+          f"{marked / unmarked:.3f}; unmarked with plugin / plain = {unmarked / plain:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,69 @@
+"""HTML reports: ``report.html`` after each run, ``<artifacts>/index.html`` at session end (controller).
+
+Thin calls into ``pytest_artemis.report``: the run report is rendered from the run's journal in the
+process that ran it; the index is rendered by the controller from the test reports' properties (under
+xdist they arrive from the workers), reading each run's outcome back from the shared artifacts dir.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_artemis.contracts import RunOutcome
+from pytest_artemis.report import IndexEntry, render_index, render_run_report
+from pytest_artemis.store import JournalCorrupt, read_run
+
+from .options import options_key
+
+
+def _outcome(run_dir: Path) -> RunOutcome | None:
+    """The run's outcome from its journal; None when there is no readable run there (never ran, torn)."""
+    if not (run_dir / "run.jsonl").is_file():
+        return None
+    try:
+        return read_run(run_dir).outcome
+    except JournalCorrupt:
+        return None
+
+
+def index_entry(root: Path, nodeid: str, props: dict[str, str]) -> IndexEntry:
+    """One index line: the test's word from its properties, the numbers from its run's journal."""
+    run_dir = Path(props.get("artemis.artifacts") or root)
+    try:
+        rel = run_dir.resolve().relative_to(root).as_posix()
+    except ValueError:
+        rel = str(run_dir)  # outside the root: listed without a link
+    entry = IndexEntry.from_outcome(nodeid, rel, _outcome(run_dir), word=props["artemis.outcome"])
+    if not entry.device and props.get("artemis.device"):
+        entry = entry.model_copy(update={"device": props["artemis.device"]})
+    return entry
+
+
+class Reports:
+    """Registered as a plugin in ``pytest_configure``; renders the run reports and the session index."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self._config = config
+        self._seen: dict[str, dict[str, str]] = {}
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_artemis_run_finish(self, item: pytest.Item, outcome: RunOutcome, artifacts: Path,
+                                  word: str) -> None:
+        """Render the run's ``report.html`` next to its journal, with the word the run maps to."""
+        render_run_report(artifacts, outcome_word=word)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Remember each artemis test's properties (later reports of a test carry the final word)."""
+        props = {str(entry[0]): str(entry[1]) for entry in report.user_properties
+                 if str(entry[0]).startswith("artemis.")}
+        if "artemis.outcome" in props:
+            self._seen[report.nodeid] = props
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        """Write ``<artifacts>/index.html`` on the controller (never on an xdist worker)."""
+        if hasattr(self._config, "workerinput") or not self._seen:
+            return
+        root = self._config.stash[options_key].artifacts.resolve()
+        render_index(root, [index_entry(root, nodeid, props) for nodeid, props in self._seen.items()])
