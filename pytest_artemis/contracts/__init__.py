@@ -29,7 +29,18 @@ from .checks import (
 )
 from .errors import ArtemisError, InfrastructureError, UsageError
 from .models import ROLES, CallStatus, ModelCallRecord, Role, RoleUsage, Usage
-from .outcome import Execution, InfraFailure, ItemSummary, RunOutcome, TaskResult, TaskStatus, TestTally
+from .outcome import (
+    OUTCOME_WORDS,
+    Execution,
+    InfraFailure,
+    ItemSummary,
+    OutcomeWord,
+    RunOutcome,
+    TaskResult,
+    TaskStatus,
+    TestTally,
+    outcome_word,
+)
 from .screen import Bounds, ScreenView, UIElement
 from .steps import StepFlag, StepRecord, TurnKind
 from .task import TaskSpec
@@ -54,10 +65,12 @@ __all__ = [
     "Launch",
     "LongPress",
     "ModelCallRecord",
+    "OutcomeWord",
     "ProbeCheck",
     "ProbeParam",
     "ProbeResult",
     "ProbeSpec",
+    "OUTCOME_WORDS",
     "ROLES",
     "Role",
     "RoleUsage",
@@ -80,4 +93,5 @@ __all__ = [
     "VerdictSource",
     "VerdictStatus",
     "Wait",
+    "outcome_word",
 ]

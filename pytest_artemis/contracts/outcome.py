@@ -70,3 +70,32 @@ class RunOutcome(Contract):
     device: str = ""
     started_at: float
     finished_at: float
+
+
+OutcomeWord = Literal["PASSED", "FAILED", "BLOCKED", "ERROR", "UNCHECKED", "INTERRUPTED"]
+OUTCOME_WORDS: tuple[OutcomeWord, ...] = ("PASSED", "FAILED", "BLOCKED", "ERROR", "UNCHECKED", "INTERRUPTED")
+
+
+def outcome_word(outcome: RunOutcome | None) -> OutcomeWord:
+    """The outcome word of a run: the DESIGN.md §1 mapping, the one contract users rely on.
+
+    ``None`` (a journal without a terminal record) or an interrupted run is ``INTERRUPTED`` (pytest shows
+    it as ``ERROR``). Precedence: a failed assertion wins over everything; then infrastructure; then a
+    blocked task or a failed verify item; then any item unchecked or inconclusive; a task that is still
+    not completed is blocked. Only a completed task whose every item passed is ``PASSED``.
+    """
+    if outcome is None or outcome.execution == "interrupted":
+        return "INTERRUPTED"
+    tally = outcome.tests
+    failed_assert = any(i.kind == "assert" and i.status == "failed" for i in tally.items)
+    if failed_assert or (tally.failed and not tally.items):  # a failure with no detail still fails
+        return "FAILED"
+    if outcome.infra is not None or outcome.execution == "crashed":
+        return "ERROR"
+    if outcome.task.status == "blocked" or tally.with_status("failed"):
+        return "BLOCKED"
+    if tally.inconclusive or tally.unchecked:
+        return "UNCHECKED"
+    if outcome.task.status != "completed":
+        return "BLOCKED"
+    return "PASSED"

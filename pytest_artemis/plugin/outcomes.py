@@ -8,7 +8,7 @@ from typing import Literal
 
 import pytest
 
-from pytest_artemis.contracts import ItemSummary, RunOutcome
+from pytest_artemis.contracts import ItemSummary, RunOutcome, outcome_word
 
 Word = Literal["PASSED", "FAILED", "BLOCKED", "ERROR", "UNCHECKED"]
 UncheckedMode = Literal["xfail", "skip", "fail"]
@@ -42,24 +42,19 @@ class Judgement:
 
 
 def judge(outcome: RunOutcome) -> Judgement:
-    """Map a run outcome onto the DESIGN.md §1 table.
-
-    Precedence: a failed ``assert_`` item (whatever the task status or execution) → FAILED; an
-    infrastructure failure or an unfinished run → ERROR; a task not completed → BLOCKED; any item
-    unchecked or inconclusive → UNCHECKED; else PASSED.
-    """
+    """Map a run outcome onto the DESIGN.md §1 table (the word is ``contracts.outcome_word``; an
+    interrupted run is an ``ERROR`` to pytest) and write the message that explains it."""
+    word = outcome_word(outcome)
     tally = outcome.tests
-    failed_asserts = tuple(i for i in tally.with_status("failed") if i.kind == "assert")
-    if failed_asserts or (tally.failed and not tally.items):
+    if word == "FAILED":
+        failed_asserts = tuple(i for i in tally.with_status("failed") if i.kind == "assert")
         return Judgement("FAILED", _failed_message(outcome, failed_asserts))
-    if outcome.infra is not None or outcome.execution != "finished":
+    if word in ("ERROR", "INTERRUPTED"):
         return Judgement("ERROR", _error_message(outcome))
-    failed_verify = tally.with_status("failed")
-    if outcome.task.status != "completed" or failed_verify:
-        return Judgement("BLOCKED", _blocked_message(outcome, failed_verify))
-    open_items = tally.with_status("unchecked", "inconclusive")
-    if tally.unchecked or tally.inconclusive:
-        return Judgement("UNCHECKED", _unchecked_message(open_items))
+    if word == "BLOCKED":
+        return Judgement("BLOCKED", _blocked_message(outcome, tally.with_status("failed")))
+    if word == "UNCHECKED":
+        return Judgement("UNCHECKED", _unchecked_message(tally.with_status("unchecked", "inconclusive")))
     return Judgement("PASSED")
 
 

@@ -1,8 +1,10 @@
 """Static HTML run reports: ``report.html`` per run and ``index.html`` per session, offline and local."""
 
+from pytest_artemis.contracts import OUTCOME_WORDS, OutcomeWord, outcome_word
+
 from .index_page import render_index
 from .run_page import REPORT_FILE, render_run_report
-from .words import OUTCOME_WORDS, IndexEntry, OutcomeWord, outcome_word
+from .words import IndexEntry
 
 __all__ = [
     "OUTCOME_WORDS",

@@ -6,8 +6,10 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
+from pytest_artemis.contracts import OUTCOME_WORDS
+
 from .markup import esc, fmt_cost, page, section, tag, word_class, write_atomic
-from .words import OUTCOME_WORDS, IndexEntry
+from .words import IndexEntry
 
 
 def _report_href(run_dir: str) -> str | None:

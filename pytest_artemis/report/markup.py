@@ -8,7 +8,7 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from .words import OUTCOME_WORDS
+from pytest_artemis.contracts import OUTCOME_WORDS
 
 # Counts images that actually decoded once the page has loaded; the Chromium test reads it back
 # from the dumped DOM, and a reader of a broken CI artifact sees it in the footer.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pytest_artemis.contracts import outcome_word
 from pytest_artemis.store import JournalCorrupt, RunRecord, read_run
 
 from .markup import dl, esc, fmt_duration, fmt_time, page, section, tag, write_atomic
@@ -17,7 +18,6 @@ from .sections import (
     verdicts_section,
 )
 from .timeline import timeline
-from .words import outcome_word
 
 REPORT_FILE = "report.html"
 

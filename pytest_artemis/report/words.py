@@ -1,42 +1,11 @@
-"""The pytest outcome word of a run, and the one-line summary the session index lists per test."""
+"""The one-line summary the session index lists per test (the outcome word itself is a contract)."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field
 
-from pytest_artemis.contracts import RunOutcome
+from pytest_artemis.contracts import RunOutcome, outcome_word
 from pytest_artemis.contracts._base import Contract
-
-OutcomeWord = Literal["PASSED", "FAILED", "BLOCKED", "ERROR", "UNCHECKED", "INTERRUPTED"]
-OUTCOME_WORDS: tuple[OutcomeWord, ...] = ("PASSED", "FAILED", "BLOCKED", "ERROR", "UNCHECKED", "INTERRUPTED")
-
-
-def outcome_word(outcome: RunOutcome | None) -> OutcomeWord:
-    """The pytest word for a run, derived from its outcome (DESIGN.md §1, outcome mapping).
-
-    ``None`` means the journal has no terminal record: the run was interrupted, never passed.
-    A failed assertion wins over everything else; then infrastructure, blocked, unchecked.
-    """
-    if outcome is None or outcome.execution == "interrupted":
-        return "INTERRUPTED"
-    tally = outcome.tests
-    if tally.items:
-        assert_failed = any(i.kind == "assert" and i.status == "failed" for i in tally.items)
-    else:
-        # Counts without per-item detail: a failure we cannot attribute still fails the test.
-        assert_failed = tally.failed > 0
-    if assert_failed:
-        return "FAILED"
-    if outcome.infra is not None or outcome.execution == "crashed":
-        return "ERROR"
-    # "partial" is not "completed": only a completed task can pass (DESIGN.md §1, first row).
-    if outcome.task.status != "completed" or tally.with_status("failed"):
-        return "BLOCKED"
-    if tally.inconclusive or tally.unchecked:
-        return "UNCHECKED"
-    return "PASSED"
 
 
 class IndexEntry(Contract):

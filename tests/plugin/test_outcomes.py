@@ -84,6 +84,15 @@ def test_nothing_failed_but_not_all_confirmed_is_unchecked(status):
     assert "'toast': checker timed out" in verdict.message
 
 
+@pytest.mark.parametrize("status", ["unchecked", "inconclusive"])
+def test_an_unconfirmed_verify_item_is_unchecked_not_blocked(status):
+    """A verify item nobody could confirm (checker timeout, stale evidence, vacuous) is not an unmet
+    criterion: the task is partial, and the test says UNCHECKED rather than BLOCKED or PASSED."""
+    run = outcome(item("verify", status, "Wi-Fi is on", "checker timed out"), task="partial",
+                  reason="verify items not confirmed: Wi-Fi is on")
+    assert judge(run).word == "UNCHECKED"
+
+
 def test_counts_without_items_still_fail():
     run = RunOutcome(run_id="r", execution="finished", task=TaskResult(status="completed"),
                      tests=TestTally(failed=1), started_at=0, finished_at=1)
