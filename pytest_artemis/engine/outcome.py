@@ -76,7 +76,9 @@ def task_result(
 ) -> TaskResult:
     """Completed only when every verify item passed and every subgoal is done; the agent's word never counts.
 
-    ``blocked_reason`` (a breaker, the time budget, a halt) blocks outright.
+    ``blocked_reason`` (a breaker, the time budget, a halt) blocks outright, and so do unmet verify items,
+    subgoals the final check finds unmet, and subgoals still open. ``partial`` means only that some verify
+    items could not be confirmed (inconclusive or unchecked): the test then reads UNCHECKED.
     """
     unmet = unmet_verify(items, ledger, plan)
     texts = tuple(item.text for item in unmet)
@@ -90,7 +92,9 @@ def task_result(
         return TaskResult(status="blocked", reason=reason)
     open_subgoals = [s.text for s in plan.subgoals if not s.done] if plan else []
     if open_subgoals:
-        return TaskResult(status="partial", reason="subgoals still open: " + "; ".join(open_subgoals))
+        # The agent's own plan says the goal is not reached: that is blocked, whatever was checked.
+        reason = "subgoals still open at the end: " + "; ".join(open_subgoals)
+        return TaskResult(status="blocked", reason=reason)
     current = current_verdicts(ledger)
     unconfirmed = [i.text for i in items if i.kind == "verify" and _status(current.get(i.key)) != "passed"]
     if unconfirmed:
