@@ -102,6 +102,19 @@ def task_result(
     return TaskResult(status="completed")
 
 
+NOTHING_CHECKED = "no check was declared and the final check is off: the agent's finish claim is not evidence"
+
+
+def goal_unchecked(goal: str, tests: TestTally, task: TaskResult) -> tuple[TestTally, TaskResult]:
+    """A run where nothing judged anything: the goal itself is reported as an unchecked item, and a
+    task the agent called done is only ``partial`` — such a test reads UNCHECKED, never PASSED."""
+    item = ItemSummary(text=goal, kind="verify", when="end", status="unchecked", reason=NOTHING_CHECKED)
+    tests = tests.model_copy(update={"unchecked": tests.unchecked + 1, "items": (*tests.items, item)})
+    if task.status == "completed":
+        task = TaskResult(status="partial", reason=NOTHING_CHECKED)
+    return tests, task
+
+
 def _status(verdict: CheckVerdict | None) -> str:
     return verdict.status if verdict else "unchecked"
 

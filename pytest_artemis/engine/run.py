@@ -28,7 +28,7 @@ from .config import RunConfig
 from .judging import checkpoint_judge
 from .loop import drive
 from .observer import NullObserver, RunObserver
-from .outcome import build_outcome, tally, task_result
+from .outcome import build_outcome, goal_unchecked, tally, task_result
 from .settlement import settle
 from .state import RunState
 
@@ -139,6 +139,8 @@ def _close(state: RunState, execution: Execution, infra: InfraFailure | None) ->
         ("interrupted" if execution == "interrupted" else "")
     task = task_result(items, state.ledger, state.plan, blocked_reason=blocked,
                        unmet_subgoals=state.unmet_subgoals, last_finding=state.last_finding)
+    if not items and not state.config.final_check:
+        tests, task = goal_unchecked(state.spec.goal, tests, task)
     outcome = build_outcome(
         run_id=state.run_id, execution=execution, task=task, tests=tests, usage=state.usage,
         steps=len(state.steps), stop_reason=_stop_reason(state, execution, infra), device=state.device.serial,

@@ -131,3 +131,13 @@ def test_observer_sees_start_steps_verdicts_and_finish(tmp_path, phone):
     assert recorder.events[0] == ("start", "run-1") and recorder.events[-1] == ("finish", "completed")
     assert ("step", 1) in recorder.events and ("verdict", "passed") in recorder.events
     assert outcome.usage.roles["operator"].calls == 1 and outcome.usage.roles["planner"].calls == 1
+
+
+def test_a_goal_nobody_checked_is_never_completed(tmp_path, phone):
+    """No declared check and no final check: the finish claim is all there is, so the goal is reported
+    as an unchecked item and the task as partial (the test reads UNCHECKED, never PASSED)."""
+    model = script(f"- [ ] {WIFI}\n", [step_marking(WIFI, actions=(Tap(element=0),))])
+    outcome, _ = run(tmp_path, TaskSpec(goal="Turn on Wi-Fi"), phone, model, final_check=False)
+    assert outcome.task.status == "partial"
+    assert outcome.tests.unchecked == 1 and outcome.tests.items[0].text == "Turn on Wi-Fi"
+    assert "finish claim is not evidence" in outcome.tests.items[0].reason
