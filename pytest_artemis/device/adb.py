@@ -144,7 +144,9 @@ class AdbDevice:
         out = self.check_bytes(["screencap", "-p"])
         try:
             with Image.open(io.BytesIO(out)) as img:
-                img.load()
+                # verify() checks every chunk's CRC and a complete file without decompressing pixels:
+                # a truncated or corrupt capture is caught for a fraction of a full decode.
+                img.verify()
                 width, height = img.size
                 fmt = img.format
         except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
@@ -167,7 +169,7 @@ class AdbDevice:
         return out
 
     def screenshot(self) -> Capture:
-        """A verified PNG capture (decoded fully by Pillow); one retry, then DeviceCommandFailed."""
+        """A verified PNG capture (complete, every chunk's CRC checked); one retry, then an error."""
         try:
             return self._screenshot_once()
         except DeviceCommandFailed:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -61,13 +63,38 @@ class Screen:
 
     def model_image(self, max_side: int = 1280) -> bytes:
         """The screenshot as JPEG, downscaled so its longest side is at most ``max_side``."""
-        with Image.open(io.BytesIO(self.capture.png)) as img:
-            rgb = img.convert("RGB")
-        if max(rgb.size) > max_side:
-            rgb.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
+        return model_jpeg(self.capture.png, self.capture.sha256, max_side)
+
+
+_JPEG_CACHE: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+_JPEG_CACHE_SIZE = 16
+_JPEG_LOCK = threading.Lock()
+
+
+def model_jpeg(png: bytes, sha256: str, max_side: int = 1280) -> bytes:
+    """A PNG screenshot as the JPEG a model sees, longest side at most ``max_side``.
+
+    Cached by content hash: a step's "before" screen is usually the previous step's "after" screen, and
+    the checker asks again for screens the operator already saw. The downscale is an integer box
+    reduction (a fraction of a high-quality resample's cost, and as legible at this size).
+    """
+    key = (sha256, max_side)
+    with _JPEG_LOCK:
+        if key in _JPEG_CACHE:
+            _JPEG_CACHE.move_to_end(key)
+            return _JPEG_CACHE[key]
+    with Image.open(io.BytesIO(png)) as img:
+        rgb = img if img.mode == "RGB" else img.convert("RGB")
+        factor = -(-max(rgb.size) // max_side)
+        small = rgb.reduce(factor) if factor > 1 else rgb
         buf = io.BytesIO()
-        rgb.save(buf, format="JPEG", quality=80)
-        return buf.getvalue()
+        small.save(buf, format="JPEG", quality=80)
+    data = buf.getvalue()
+    with _JPEG_LOCK:
+        _JPEG_CACHE[key] = data
+        while len(_JPEG_CACHE) > _JPEG_CACHE_SIZE:
+            _JPEG_CACHE.popitem(last=False)
+    return data
 
 
 def perceive(device: Device, *, ocr: OcrEngine | None = None) -> Screen:

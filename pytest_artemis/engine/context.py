@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pytest_artemis.agents.prompts import Scenario, join, plan_has_checks
 from pytest_artemis.contracts import ActionResult, StepRecord
 from pytest_artemis.device.perception import Screen
-from pytest_artemis.models import ImagePart, RequestContext
+from pytest_artemis.models import RequestContext
 
 from .state import RunState
 
@@ -47,8 +47,8 @@ def operator_scenario(state: RunState) -> Scenario:
     )
 
 
-def operator_context(state: RunState, screen: Screen, turn: int) -> tuple[str, ImagePart, RequestContext]:
-    """The request text, the screenshot and the typed context of one operator turn."""
+def operator_context(state: RunState, screen: Screen, turn: int) -> tuple[str, RequestContext]:
+    """The request text and the typed context of one operator turn."""
     history = recent_history(state)
     findings = "\n".join(f"- {f}" for f in state.findings.values())
     repair = "The final check found the goal not yet reached; repair what the findings name." \
@@ -62,7 +62,6 @@ def operator_context(state: RunState, screen: Screen, turn: int) -> tuple[str, I
         "Recent steps:\n" + "\n".join(history) if history else "",
         f"Current screen:\n{screen.prompt_listing()}",
     )
-    image = ImagePart(screen.model_image(state.config.image_max_side))
     context = RequestContext(goal=state.spec.goal, plan=state.plan_text, screen=screen.view,
                              checks=state.plan_items(), history=history, turn=turn)
-    return text, image, context
+    return text, context

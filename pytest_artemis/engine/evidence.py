@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import io
 from typing import Literal
 
 from pytest_artemis.contracts import ProbeSpec, StepRecord
 from pytest_artemis.device import ProbeRefused
+from pytest_artemis.device.perception import model_jpeg
 from pytest_artemis.models import ImagePart
 from pytest_artemis.store.journal import SCREENS_DIR
 
 from .context import describe_results, step_summary
 from .state import RunState
-
-
-def jpeg(png: bytes, max_side: int) -> bytes:
-    """A stored PNG screenshot as a downscaled JPEG for a model request."""
-    from PIL import Image  # Pillow is loaded only when a checker actually looks at a screenshot
-
-    with Image.open(io.BytesIO(png)) as img:
-        rgb = img.convert("RGB")
-    rgb.thumbnail((max_side, max_side))
-    buf = io.BytesIO()
-    rgb.save(buf, format="JPEG", quality=80)
-    return buf.getvalue()
 
 
 class RunEvidence:
@@ -54,7 +42,7 @@ class RunEvidence:
         path = self._state.journal.dir / SCREENS_DIR / f"{sha}.png"
         if not path.exists():
             return None
-        return ImagePart(jpeg(path.read_bytes(), self._state.config.image_max_side))
+        return ImagePart(model_jpeg(path.read_bytes(), sha, self._state.config.image_max_side))
 
     def plan(self) -> str:
         return self._state.plan_text
@@ -70,7 +58,8 @@ class RunEvidence:
         from pytest_artemis.device.perception import perceive
 
         screen = await asyncio.to_thread(perceive, self._state.device, ocr=self._state.ocr)
-        return screen.prompt_listing(), ImagePart(screen.model_image(self._state.config.image_max_side))
+        image = await asyncio.to_thread(screen.model_image, self._state.config.image_max_side)
+        return screen.prompt_listing(), ImagePart(image)
 
     def anchored(self, anchor: int) -> tuple[tuple[str, ...], tuple[ImagePart, ...], str]:
         """History around an anchor step: summaries up to it, and the pre/post screenshots of the

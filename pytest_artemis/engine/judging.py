@@ -86,7 +86,7 @@ async def judge_history(
     ]
     model_items = [item for item in items if item.probe is None]
     if model_items:
-        history, images, caption = RunEvidence(state).anchored(anchor)
+        history, images, caption = await asyncio.to_thread(RunEvidence(state).anchored, anchor)
         judged, _ = await model_verdicts(
             state, model_items, entry="checkpoint", attempt_id=attempt_id, checkpoint_id=checkpoint_id,
             anchor_step=anchor, history=history, images=images, note=caption, plan_text=plan_text,

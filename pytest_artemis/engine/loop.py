@@ -10,7 +10,7 @@ from pytest_artemis.agents.operator import decide
 from pytest_artemis.agents.schemas import OperatorDecision
 from pytest_artemis.contracts import ActionResult, StepFlag, StepRecord
 from pytest_artemis.device.perception import Screen, perceive
-from pytest_artemis.models import ModelOutputInvalid
+from pytest_artemis.models import ImagePart, ModelOutputInvalid
 from pytest_artemis.plan import PlanSyntaxError, guard_operator_write, new_completions, parse_plan
 from pytest_artemis.probes import run_probe_check
 
@@ -64,7 +64,10 @@ def _queue_checkpoints(state: RunState, scheduler: CheckpointScheduler, turn: _T
 
 
 async def _decide(state: RunState, screen: Screen, turn: _Turn) -> OperatorDecision | None:
-    text, image, context = operator_context(state, screen, turn.number)
+    text, context = operator_context(state, screen, turn.number)
+    # Decoding and scaling the screenshot is the costliest harness work of a turn: off the event loop,
+    # so running checks are not held up by it.
+    image = ImagePart(await asyncio.to_thread(screen.model_image, state.config.image_max_side))
     try:
         return await decide(state.models.operator, state.calls, scenario=operator_scenario(state),
                             user_text=text, image=image, context=context)

@@ -81,7 +81,8 @@ def test_prompt_listing_and_indexes(device: AdbDevice) -> None:
 def test_model_image_is_a_downscaled_jpeg(device: AdbDevice) -> None:
     screen = perceive(device)
     with Image.open(io.BytesIO(screen.model_image())) as small:
-        assert small.format == "JPEG" and small.size == (576, 1280)
+        # an integer box reduction: the longest side at most 1280, the aspect ratio kept
+        assert small.format == "JPEG" and small.size == (540, 1200)
     with Image.open(io.BytesIO(screen.model_image(max_side=4000))) as full:
         assert full.size == (1080, 2400)
 
