@@ -7,7 +7,8 @@ cumulative times, split into what ``pytest`` itself costs and what the plugin ad
 pytest; import pytest_artemis.plugin"``, lines after pytest's). Collection: three projects with the same
 test functions (each takes the ``artemis`` fixture): marked with goal/verify/assert_ (two probe checks),
 plugin on; unmarked with ``-p no:artemis``; unmarked with the plugin on. Every measurement is repeated
-``--repeats`` times, interleaved, and medians are reported (the machine is noisy).
+``--repeats`` times, interleaved, and medians are reported (the machine is noisy); the CPU time of each
+pytest process (user + sys) is printed too, being far less sensitive to other load than wall time.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -73,26 +75,34 @@ def make_projects(root: Path, tests: int, per_file: int = 20) -> dict[str, Path]
     return projects
 
 
-def collect(project: Path, *extra: str) -> tuple[float, str]:
-    """(wall s, summary line) of one ``pytest --collect-only -q`` subprocess."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def collect(project: Path, *extra: str) -> tuple[float, float, str]:
+    """(wall s, CPU s, summary line) of one ``pytest --collect-only -q`` subprocess."""
     argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", *extra]
+    cpu = _children_cpu()
     started = time.perf_counter()
     proc = subprocess.run(argv, cwd=project, env=ENV, capture_output=True, text=True)
     wall = time.perf_counter() - started
+    cpu = _children_cpu() - cpu
     summary = (proc.stdout.strip().splitlines() or ["(no output)"])[-1]
     if proc.returncode != 0:
         raise SystemExit(f"collection failed in {project} {extra}: "
                          f"{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-    return wall, summary
+    return wall, cpu, summary
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tests", type=int, default=200, help="generated tests (default 200)")
-    parser.add_argument("--repeats", type=int, default=5, help="interleaved repeats; medians (default 5)")
+    parser.add_argument("--repeats", type=int, default=7, help="interleaved repeats; medians (default 7)")
     args = parser.parse_args()
     imports: list[tuple[float, float, list[tuple[int, int, str]]]] = []
     walls: dict[str, list[float]] = {"marked": [], "plain": [], "unmarked+plugin": []}
+    cpus: dict[str, list[float]] = {"marked": [], "plain": [], "unmarked+plugin": []}
     summaries: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="artemis-bench-collect-") as tmp:
         projects = make_projects(Path(tmp), args.tests)
@@ -101,8 +111,9 @@ def main() -> int:
             for label, project, extra in (("marked", projects["marked"], ()),
                                           ("plain", projects["unmarked"], ("-p", "no:artemis")),
                                           ("unmarked+plugin", projects["unmarked"], ())):
-                wall, summaries[label] = collect(project, *extra)
+                wall, cpu, summaries[label] = collect(project, *extra)
                 walls[label].append(wall)
+                cpus[label].append(cpu)
     plugin, extra = (statistics.median(i[k] for i in imports) for k in range(2))
     print(f"{os.cpu_count()} CPU cores, {args.repeats} interleaved repeats, medians")
     print(f"import pytest_artemis.plugin (-X importtime cumulative, pytest included): {plugin:.3f} s "
@@ -112,16 +123,21 @@ def main() -> int:
     print("  heaviest modules on top of pytest (self ms): "
           + ", ".join(f"{name} {own / 1000:.1f}" for own, _, name in heaviest))
     title = f"collect-only, {args.tests} tests"
-    print(f"{title:<44} {'median s':>8} {'min s':>6} {'max s':>6}  summary")
+    print(f"{title:<44} {'median s':>8} {'min s':>6} {'max s':>6} {'CPU s':>6}  summary")
     for label, title in (("marked", "marked, plugin on"), ("plain", "unmarked, -p no:artemis (plain pytest)"),
                          ("unmarked+plugin", "unmarked, plugin on")):
         w = walls[label]
-        print(f"{title:<44} {statistics.median(w):8.3f} {min(w):6.3f} {max(w):6.3f}  {summaries[label]}")
+        print(f"{title:<44} {statistics.median(w):8.3f} {min(w):6.3f} {max(w):6.3f} "
+              f"{statistics.median(cpus[label]):6.3f}  {summaries[label]}")
     marked, plain, unmarked = (statistics.median(walls[k]) for k in ("marked", "plain", "unmarked+plugin"))
     ratio = marked / plain
     print(f"marked / plain = {ratio:.3f} (target <= {COLLECT_TARGET:.2f}): "
           f"{'met' if ratio <= COLLECT_TARGET else 'MISSED'}; marked / unmarked with plugin = "
           f"{marked / unmarked:.3f}; unmarked with plugin / plain = {unmarked / plain:.3f}")
+    cpu_m, cpu_p, cpu_u = (statistics.median(cpus[k]) for k in ("marked", "plain", "unmarked+plugin"))
+    print(f"CPU time (less sensitive to other load): marked / plain = {cpu_m / cpu_p:.3f}; "
+          f"marked / unmarked with plugin = {cpu_m / cpu_u:.3f}; unmarked with plugin / plain = "
+          f"{cpu_u / cpu_p:.3f}; min wall marked / plain = {min(walls['marked']) / min(walls['plain']):.3f}")
     return 0
 
 

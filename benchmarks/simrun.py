@@ -1,9 +1,10 @@
 """Shared by the run benchmarks: a scripted run of N steps on the simulated phone, with timed parts.
 
-The operator scrolls the Settings list down and up (each action changes the screen, so no breaker
-fires), marks one plan subgoal done every ``steps // subgoals`` turns and claims ``finish`` on the last
-turn. Every model reply sleeps a fixed latency (``asyncio.sleep``: it is known time, not harness time);
-every device call is timed by a proxy around the real ``AdbDevice``.
+The operator opens Settings' Display page and goes back, turn after turn (each action changes the
+screen, so no breaker fires and no per-screen cache flatters the figures), marks one plan subgoal done
+every ``steps // subgoals`` turns and claims ``finish`` on the last turn. Every model reply sleeps a
+fixed latency (``asyncio.sleep``: it is known time, not harness time); every device call is timed by a
+proxy around the real ``AdbDevice``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ os.environ.setdefault("ADBUTILS_ADB_PATH", "/bin/true")
 os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
 
 from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision, PlanReply  # noqa: E402
-from pytest_artemis.contracts import CheckItem, Finish, RunOutcome, Scroll, TaskSpec  # noqa: E402
+from pytest_artemis.contracts import CheckItem, Finish, Key, RunOutcome, Tap, TaskSpec  # noqa: E402
 from pytest_artemis.device import AdbDevice  # noqa: E402
 from pytest_artemis.engine import RunConfig, run_task  # noqa: E402
 from pytest_artemis.models import ModelSet  # noqa: E402
@@ -91,7 +92,7 @@ class Script:
         if request.role == "checker":
             return CheckReport(verdicts=[
                 ModelVerdict(item=item.text, status="passed",
-                             evidence=f"step screenshots show the settings list scrolled; "
+                             evidence=f"step screenshots show the Display page and the settings list; "
                                       f"{len(request.history)} step summaries were given")
                 for item in request.checks])
         turn = request.turn
@@ -104,8 +105,15 @@ class Script:
         every = max(1, self.steps // self.subgoals)
         open_left = request.plan.count("- [ ]") + request.plan.count("- [/]")
         plan = _mark_next(request.plan) if turn % every == 0 and open_left > 1 else None
-        return OperatorDecision(decision=f"scroll the list (turn {turn})",
-                                actions=[Scroll(direction="down" if turn % 2 else "up")], plan=plan)
+        # Every turn changes the screen (into Display, back to the list), so no per-screen cache flatters
+        # the figures.
+        screen = request.screen
+        display = screen.find("Display") if screen is not None else None
+        if display is not None and screen.find(resource_id="switch_widget") is None:  # not on Display yet
+            return OperatorDecision(decision=f"open Display (turn {turn})",
+                                    actions=[Tap(element=display.index)], plan=plan)
+        return OperatorDecision(decision=f"back to the list (turn {turn})", actions=[Key(key="BACK")],
+                                plan=plan)
 
     async def respond(self, request: ScriptedRequest) -> object:
         latency = self.checker_latency_s if request.role == "checker" else self.latency_s
@@ -157,7 +165,7 @@ def run_once(
                     checker_latency_s=latency_s if checker_latency_s is None else checker_latency_s)
     model = ScriptedModel(script.respond)
     device = TimedDevice(AdbDevice(server.serials[0], host=server.host, port=server.port, timeout_s=20.0))
-    spec = TaskSpec(goal="Scroll through the Settings list and review each page", app=SETTINGS,
+    spec = TaskSpec(goal="Open the Display page and go back, page after page", app=SETTINGS,
                     max_steps=steps, checks=checks_for(subgoals) if checks else ())
     root = root or Path(tempfile.mkdtemp(prefix="artemis-bench-"))
     run_id = f"bench-{time.time_ns()}"

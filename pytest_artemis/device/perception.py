@@ -6,6 +6,7 @@ import io
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -97,10 +98,22 @@ def model_jpeg(png: bytes, sha256: str, max_side: int = 1280) -> bytes:
     return data
 
 
-def perceive(device: Device, *, ocr: OcrEngine | None = None) -> Screen:
-    """Screenshot, hierarchy and foreground app of ``device`` (OCR words fused in when ``ocr`` is given)."""
+_PRERENDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="artemis-jpeg")
+
+
+def perceive(device: Device, *, ocr: OcrEngine | None = None, image_max_side: int | None = None) -> Screen:
+    """Screenshot, hierarchy and foreground app of ``device`` (OCR words fused in when ``ocr`` is given).
+
+    With ``image_max_side`` the model's JPEG is rendered while the hierarchy is dumped, so its cost hides
+    behind device latency; ``Screen.model_image`` then finds it ready.
+    """
     capture = device.screenshot()
+    jpeg = None
+    if image_max_side:
+        jpeg = _PRERENDER.submit(model_jpeg, capture.png, capture.sha256, image_max_side)
     hierarchy = device.hierarchy()
+    if jpeg is not None:
+        jpeg.result()
     elements = meaningful(hierarchy.elements)
     if ocr is not None:
         elements = fuse_ocr(elements, ocr.read(capture.png))

@@ -57,7 +57,8 @@ class RunEvidence:
     async def live_screen(self) -> tuple[str, ImagePart | None]:
         from pytest_artemis.device.perception import perceive
 
-        screen = await asyncio.to_thread(perceive, self._state.device, ocr=self._state.ocr)
+        screen = await asyncio.to_thread(perceive, self._state.device, ocr=self._state.ocr,
+                                   image_max_side=self._state.config.image_max_side)
         image = await asyncio.to_thread(screen.model_image, self._state.config.image_max_side)
         return screen.prompt_listing(), ImagePart(image)
 

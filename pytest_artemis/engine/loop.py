@@ -81,7 +81,8 @@ async def operator_turn(state: RunState, scheduler: CheckpointScheduler) -> bool
     """One recorded turn; returns whether the operator claimed ``finish``. Device errors propagate
     after the turn is recorded."""
     turn = _Turn(number=len(state.steps) + 1, started_at=time.time())
-    screen = await asyncio.to_thread(perceive, state.device, ocr=state.ocr)
+    screen = await asyncio.to_thread(perceive, state.device, ocr=state.ocr,
+                                   image_max_side=state.config.image_max_side)
     pre = state.journal.put_screen(screen.capture.png)
     hierarchy = state.journal.put_blob(screen.hierarchy_xml, "xml")
     decision = await _decide(state, screen, turn)

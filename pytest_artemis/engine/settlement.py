@@ -84,7 +84,8 @@ async def final_check(
         if item.probe is not None:
             verdicts.append(await probe_verdict(state, item, attempt_id=attempt_id, checkpoint_id=FINAL,
                                                 anchor_step=len(state.steps) or None))
-    screen = await asyncio.to_thread(perceive, state.device, ocr=state.ocr)
+    screen = await asyncio.to_thread(perceive, state.device, ocr=state.ocr,
+                                   image_max_side=state.config.image_max_side)
     image = ImagePart(await asyncio.to_thread(screen.model_image, state.config.image_max_side))
     judged, unmet = await model_verdicts(
         state, [i for i in end_items if i.probe is None], entry="final", attempt_id=attempt_id,
