@@ -99,23 +99,30 @@ class CheckRequest:
 
 
 _VAGUE = re.compile(r"^(failed|fail|no|not (done|met|shown|visible|true)|incorrect|wrong|n/?a|none|unknown"
-                    r"|it (failed|is wrong)|does not (match|hold))\W*$", re.IGNORECASE)
+                    r"|it (failed|is wrong)|does not (match|hold)"
+                    # bare approvals name no observation either (issue 9: a vague "passed" is inconclusive)
+                    r"|passed|pass|yes|ok(ay)?|true|correct|done|fine|good|verified|confirmed|as expected"
+                    r"|(it |this |that )?(looks|seems|is) (good|fine|ok|okay|correct|done|right)( to me)?"
+                    r"(\W+(verified|confirmed))?)\W*$", re.IGNORECASE)
 
 
 def is_vague(evidence: str) -> bool:
-    """Evidence that names no observation: empty-ish, a bare negation, or fewer than three words."""
+    """Evidence that names no observation: empty-ish, a bare negation or approval, or fewer than three
+    words."""
     text = evidence.strip()
     return len(text.split()) < 3 or bool(_VAGUE.match(text))
 
 
 def apply_rules(item: CheckItem, verdict: ModelVerdict | None) -> Judgement:
-    """The code rules: no verdict or no evidence → inconclusive; failed with vague evidence → inconclusive."""
+    """The code rules: no verdict or no evidence → inconclusive; passed or failed with vague evidence →
+    inconclusive (a verdict is only as good as the observation it names)."""
     if verdict is None:
         return Judgement(item, "inconclusive", "", reason="the checker gave no verdict for this item")
     if not verdict.evidence.strip():
         return Judgement(item, "inconclusive", "", reason=f"missing evidence (model said {verdict.status})")
-    if verdict.status == "failed" and is_vague(verdict.evidence):
-        return Judgement(item, "inconclusive", verdict.evidence, reason="failed with vague evidence")
+    if verdict.status in ("passed", "failed") and is_vague(verdict.evidence):
+        reason = f"{verdict.status} with vague evidence"
+        return Judgement(item, "inconclusive", verdict.evidence, reason=reason)
     return Judgement(item, verdict.status, verdict.evidence, verdict.suggestion)
 
 

@@ -12,9 +12,12 @@ from pytest_artemis.models import ImagePart
 from pytest_artemis.probes import run_probe_check
 
 from .checkpoints import Attempt, Judge
+from .config import RunConfig
 from .evidence import RunEvidence
 from .state import RunState
-from .verdicts import make_verdict
+from .verdicts import blanket, make_verdict
+
+ATTEMPT_GRACE_S = 5.0
 
 
 async def probe_verdict(
@@ -34,6 +37,20 @@ async def probe_verdict(
         reason=vacuous_reason or reason, vacuous=state.vacuity.is_vacuous(item),
         suggestion=f"expected: {item.probe.description or item.text}",
     )
+
+
+def attempt_limit_s(config: RunConfig) -> float:
+    """The backstop of a whole check attempt (probes, evidence, checker). The checker's own
+    ``check_timeout_s`` fires first, inside it, so the verdicts of probes already run are kept."""
+    return config.check_timeout_s * 2 + ATTEMPT_GRACE_S
+
+
+def _fail_open(
+    items: Sequence[CheckItem], reason: str, attempt_id: str, checkpoint_id: str, anchor_step: int | None,
+    started: float,
+) -> list[CheckVerdict]:
+    return list(blanket(items, status="inconclusive", reason=reason, source="model", attempt_id=attempt_id,
+                        checkpoint_id=checkpoint_id, anchor_step=anchor_step, started_at=started))
 
 
 def checker_for(state: RunState) -> Checker:
@@ -62,7 +79,17 @@ async def model_verdicts(
         plan=state.plan_text if plan_text is None else plan_text, items=tuple(items), history=history,
         images=images, screen=screen, turn=len(state.steps), note=note,
     )
-    result = await checker_for(state).judge(request, RunEvidence(state))
+    timeout = state.config.check_timeout_s
+    prefix = "final check " if entry == "final" else ""
+    try:
+        async with asyncio.timeout(timeout):
+            result = await checker_for(state).judge(request, RunEvidence(state))
+    except TimeoutError:
+        return _fail_open(items, f"{prefix}timeout after {timeout:g}s", attempt_id, checkpoint_id,
+                          anchor_step, started), ()
+    except Exception as exc:  # fail-open: a failing checker lets the run go on, its items inconclusive
+        reason = f"{prefix or 'checker '}error: {type(exc).__name__}: {exc}"[:500]
+        return _fail_open(items, reason, attempt_id, checkpoint_id, anchor_step, started), ()
     verdicts = [
         make_verdict(
             j.item, status=j.status, evidence=j.evidence, suggestion=j.suggestion, reason=j.reason,

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pytest_artemis.agents.operator import decide
 from pytest_artemis.agents.schemas import OperatorDecision
 from pytest_artemis.contracts import ActionResult, StepFlag, StepRecord
+from pytest_artemis.device import DeviceError
 from pytest_artemis.device.perception import Screen, perceive
 from pytest_artemis.models import ImagePart, ModelOutputInvalid
 from pytest_artemis.plan import PlanSyntaxError, guard_operator_write, new_completions, parse_plan
@@ -92,7 +93,10 @@ async def operator_turn(state: RunState, scheduler: CheckpointScheduler) -> bool
     results, finish, refused, device_error = await execute(state.device, screen.view, actions)
     post = None
     if device_error is None:
-        post = state.journal.put_screen((await asyncio.to_thread(state.device.screenshot)).png)
+        try:
+            post = state.journal.put_screen((await asyncio.to_thread(state.device.screenshot)).png)
+        except DeviceError as exc:  # the actions ran: record the turn, then let the error end the run
+            device_error = exc
     if refused:
         turn.flags.append("actions_refused")
     if finish:

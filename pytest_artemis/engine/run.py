@@ -25,7 +25,7 @@ from pytest_artemis.store.journal import RunJournal
 from .breakers import Breakers
 from .checkpoints import CheckpointScheduler
 from .config import RunConfig
-from .judging import checkpoint_judge
+from .judging import attempt_limit_s, checkpoint_judge
 from .loop import drive
 from .observer import NullObserver, RunObserver
 from .outcome import build_outcome, goal_unchecked, tally, task_result
@@ -82,7 +82,7 @@ async def run_task_async(
                                        no_effect_limit=config.no_effect_limit))
     state.calls = CallLog(header.run_id, state.count_call)  # its sink journals and sums every call
     scheduler = CheckpointScheduler(checkpoint_judge(state), concurrency=config.check_concurrency,
-                                    timeout_s=config.check_timeout_s)
+                                    timeout_s=attempt_limit_s(config))
     execution: Execution = "finished"
     infra: InfraFailure | None = None
     try:

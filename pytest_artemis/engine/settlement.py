@@ -14,7 +14,7 @@ from pytest_artemis.plan import normalize_text
 from .checkpoints import CheckpointScheduler
 from .context import recent_history
 from .harvest import apply_harvest, finding_text, note_verdicts
-from .judging import judge_history, model_verdicts, probe_verdict
+from .judging import attempt_limit_s, judge_history, model_verdicts, probe_verdict
 from .outcome import unmet_verify
 from .state import RunState
 from .verdicts import blanket, current_verdicts, make_verdict
@@ -41,11 +41,11 @@ async def settle(state: RunState, scheduler: CheckpointScheduler) -> bool:
     items = _final_items(state)
     started = time.time()
     try:
-        async with asyncio.timeout(state.config.check_timeout_s):
+        async with asyncio.timeout(attempt_limit_s(state.config)):
             verdicts, unmet = await final_check(state, items, attempt_id)
     except TimeoutError:
         verdicts, unmet = _failed_open(items, attempt_id, started, f"final check timeout after "
-                                                                   f"{state.config.check_timeout_s:g}s"), ()
+                                                                   f"{attempt_limit_s(state.config):g}s"), ()
     except Exception as exc:  # fail-open: the final check failing lets the run end, recorded inconclusive
         reason = f"final check error: {type(exc).__name__}"
         verdicts, unmet = _failed_open(items, attempt_id, started, reason), ()

@@ -93,7 +93,7 @@ def test_model_unavailable_ends_crashed_and_closes_the_journal(tmp_path, phone):
 
 
 def test_device_error_ends_crashed_with_the_step_recorded(tmp_path, phone):
-    phone.offline_after = 3  # perceive, post screenshot, then the next perceive fails
+    phone.offline_after = 2  # perceive, post screenshot, then the next perceive fails
     model = script(f"- [ ] {WIFI}\n", [], after=OperatorDecision(decision="w", actions=[Wait(ms=1)]))
     outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi"), phone, model)
     assert outcome.execution == "crashed" and outcome.infra is not None and outcome.infra.kind == "device"

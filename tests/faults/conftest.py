@@ -52,7 +52,8 @@ def litellm_warm() -> None:
 
     with BrainServer(settings_brain) as server:
         for stream in (False, True):
-            model = LiteLLMModel("openai/warm-up", api_base=server.api_base, api_key="sk-warm-up", stream=stream)
+            model = LiteLLMModel("openai/warm-up", api_base=server.api_base, api_key="sk-warm-up",
+                                 stream=stream)
             asyncio.run(model.complete("planner", [ChatMessage("user", "Goal: warm up")], PlanReply))
 
 

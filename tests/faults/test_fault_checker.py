@@ -12,7 +12,8 @@ from fault_scripts import SETTINGS, bluetooth_decision, verdicts
 from pytest_artemis import probes
 from pytest_artemis.agents.schemas import PlanReply
 
-EVIDENCE = {"[empty]": "", "[blank]": "   ", "[vague]": "looks good", "[word]": "ok"}
+EVIDENCE = {"[empty]": "", "[blank]": "   ", "[vague]": "looks good", "[word]": "ok",
+            "[claim]": "Looks good to me, verified."}
 
 
 def respond(request, device):
@@ -39,21 +40,23 @@ def vague_test(tag):
     return test
 
 
-test_empty, test_blank, test_vague, test_word = map(vague_test, ["[empty]", "[blank]", "[vague]", "[word]"])
+test_empty, test_blank, test_vague, test_word, test_claim = map(
+    vague_test, ["[empty]", "[blank]", "[vague]", "[word]", "[claim]"])
 '''
 
 
 def test_a_pass_with_vague_or_no_evidence_is_unchecked(project):
     project.makepyfile(test_vague=VAGUE)
     matrix = run_matrix(project)
-    for name in ("test_empty", "test_blank", "test_vague", "test_word"):
+    for name in ("test_empty", "test_blank", "test_vague", "test_word", "test_claim"):
         case = matrix.expect(name, "UNCHECKED")
         assert "The Bluetooth switch shows ON" in case.message
         record = matrix.journal(name)
         assert statuses(record, "Bluetooth is on")[-1] == "passed"  # the probe: real evidence
         judged = [v for v in record.verdicts if v.item_text == "The Bluetooth switch shows ON"]
         assert judged and {v.status for v in judged} == {"inconclusive"}, (name, judged)
-        assert all(v.source == "model" and v.reason for v in judged)
+        why = "missing evidence" if name in ("test_empty", "test_blank") else "passed with vague evidence"
+        assert all(v.source == "model" and why in v.reason for v in judged), judged
 
 
 STALE = '''
@@ -152,9 +155,6 @@ def test_a_checker_timeout_is_inconclusive_never_passed(project):
     assert record.outcome.finished_at - record.outcome.started_at < 5  # nobody waited for the checker
 
 
-@pytest.mark.xfail(strict=True, reason="product bug: a checker timeout blankets the whole checkpoint "
-                   "attempt (CheckpointScheduler._guarded) or final check (settlement._failed_open), so the "
-                   "verdict of a probe-backed item that needs no model is lost: BLOCKED instead of UNCHECKED")
 def test_a_checker_timeout_keeps_the_probe_verdict(project):
     project.makepyfile(test_timeout=TIMEOUT)
     matrix = run_matrix(project, "--artemis-check-timeout=0.4", "-k", "probe")
@@ -214,7 +214,7 @@ def test_a_transient_toast_is_judged_from_the_anchored_history(project):
         runs["test_toast_never_shown"].journal("test_toast_never_shown")
     # The final screen is the same in both runs: only the anchored history can tell them apart.
     assert shown.steps[-1].post_screen == never.steps[-1].post_screen
-    assert [s.decision for s in shown.steps][-2:] == [s.decision for s in never.steps][-2:]
+    assert len(shown.steps) == len(never.steps) and shown.steps[-1].decision == never.steps[-1].decision
     runs["test_toast_shown"].expect("test_toast_shown", "PASSED")
     case = runs["test_toast_never_shown"].expect("test_toast_never_shown", "FAILED")
     toast = "A confirmation toast appears right after saving"

@@ -117,7 +117,7 @@ def _injection_module() -> str:
     for name, params in INJECTIONS.items():
         lines += [
             "",
-            f"@pytest.mark.goal('Turn off Wi-Fi')",
+            "@pytest.mark.goal('Turn off Wi-Fi')",
             f"@pytest.mark.verify('Wi-Fi is off', probe=ProbeCheck(probe=ProbeSpec(kind='setting', "
             f"params={params!r}), name='setting_equals', args={{'equals': '0'}}))",
             f"def test_{name}(artemis):",
@@ -138,7 +138,7 @@ def test_probe_injection_in_markers_is_a_collection_error_naming_the_test(projec
     reasons = {"pipe": "shell metacharacters", "extra_param": "unknown parameter(s) value",
                "unknown_kind": "unknown probe kind 'settings put'"}
     matrix.result.stdout.fnmatch_lines_random(
-        [f"artemis marker error: test_inject.py::test_{name}: probe*{reasons.get(name, 'metacharacters')}*"
+        [f"artemis marker error: test_inject.py::test_{name}: *{reasons.get(name, 'metacharacters')}*"
          for name in names] + [f"ERROR test_inject.py::test_{name}" for name in names])
     for name in names:
         case = matrix.cases[f"test_{name}"]

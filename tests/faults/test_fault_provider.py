@@ -121,7 +121,8 @@ def test_a_stream_cut_before_its_end_executes_no_action(project, brain, cut):
         assert step.results == () and step.actions == () and "model_failed" in step.flags
         assert step.pre_screen == step.post_screen
     operator = [c for c in record.model_calls if c.role == "operator"]
-    assert len(operator) == 2 and all(c.status == "truncated" and c.stream_complete is False for c in operator)
+    assert len(operator) == 2
+    assert all(c.status == "truncated" and c.stream_complete is False for c in operator)
     # The phone proves it: simulated time moves only on input, and none arrived after the app launch.
     phone = SERVERS[-1].phone("emulator-5554")
     assert clocks and set(clocks) == {phone.clock_ms}
