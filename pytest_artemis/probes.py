@@ -47,12 +47,18 @@ class Predicate(Protocol):
 
 
 _PREDICATES: dict[str, Predicate] = {}
+_INVARIANTS: set[str] = set()
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
 _HHMM = re.compile(r"(\d{1,2}):(\d{2})(?:\s*([AaPp])\.?[Mm]\.?)?")
 
 
-def predicate(name: str) -> Callable[[Predicate], Predicate]:
-    """Register a predicate under ``name`` (a UsageError if the name is taken by another function)."""
+def predicate(name: str, *, invariant: bool = False) -> Callable[[Predicate], Predicate]:
+    """Register a predicate under ``name`` (a UsageError if the name is taken by another function).
+
+    ``invariant=True`` marks a check of something that must hold throughout (no crash dialog, an app
+    still installed) rather than a change the goal brings about: holding before the run is then
+    expected, and the vacuity rule ("already true before the run proves nothing") does not apply.
+    """
     if not _NAME.fullmatch(name):
         raise UsageError(f"predicate name {name!r} must match {_NAME.pattern}")
 
@@ -62,6 +68,10 @@ def predicate(name: str) -> Callable[[Predicate], Predicate]:
         if existing is not None and not same:
             raise UsageError(f"predicate {name!r} is already registered ({existing!r})")
         _PREDICATES[name] = fn
+        if invariant:
+            _INVARIANTS.add(name)
+        else:
+            _INVARIANTS.discard(name)
         return fn
 
     return register
@@ -74,6 +84,11 @@ def get_predicate(name: str) -> Predicate:
     except KeyError:
         known = ", ".join(sorted(_PREDICATES))
         raise UsageError(f"unknown probe predicate {name!r} (known: {known})") from None
+
+
+def is_invariant(check: ProbeCheck) -> bool:
+    """Whether ``check``'s predicate states an invariant (exempt from the vacuity rule)."""
+    return check.name in _INVARIANTS
 
 
 def validate_check(check: ProbeCheck, table: ProbeTable | None = None) -> None:
@@ -155,6 +170,11 @@ def foreground(package: str) -> ProbeCheck:
     """``package`` owns the top resumed activity."""
     return _check("foreground", {}, "foreground_is", {"package": _package(package)},
                   f"{package} is in the foreground")
+
+
+def no_error_dialog() -> ProbeCheck:
+    """No crash ("keeps stopping") or ANR dialog has window focus — an invariant, for ``when="end"``."""
+    return _check("window_focus", {}, "no_error_dialog", {}, "no crash or ANR dialog has focus")
 
 
 def package_installed(package: str) -> ProbeCheck:
@@ -263,6 +283,16 @@ def foreground_is(parsed: JsonValue, /, *, package: ProbeParam = None, **_: Prob
     data = _dict(parsed)
     return ProbeJudgement(passed=data.get("package") == package,
                           evidence=f"resumed activity: {data.get('package')}/{data.get('activity')}")
+
+
+@predicate("no_error_dialog", invariant=True)
+def no_error_dialog_focused(parsed: JsonValue, /, **_: ProbeParam) -> ProbeJudgement:
+    """No focused window is an "Application Error" / "Application Not Responding" dialog."""
+    data = _dict(parsed)
+    dialog = data.get("error_dialog")
+    evidence = (f"focused window {data.get('window')!r} is a crash/ANR dialog of {dialog}" if dialog
+                else f"mCurrentFocus={data.get('window')!r}: no crash or ANR dialog")
+    return ProbeJudgement(passed=dialog is None, evidence=evidence)
 
 
 @predicate("package_installed")

@@ -19,7 +19,7 @@ from pytest_artemis.contracts.outcome import InfraKind
 from pytest_artemis.device import Device
 from pytest_artemis.models import CallLog, ModelContextExceeded, ModelOutputInvalid, ModelSet
 from pytest_artemis.plan import Plan, PlanSyntaxError, Subgoal, parse_plan, place_checks, plan_check_items
-from pytest_artemis.probes import run_probe_check
+from pytest_artemis.probes import is_invariant, run_probe_check
 from pytest_artemis.store.journal import RunJournal
 
 from .breakers import Breakers
@@ -158,7 +158,7 @@ async def _prepare(state: RunState) -> None:
         await asyncio.to_thread(state.device.launch, state.spec.app)
     if state.config.checks_enabled:
         for item in state.user_items:
-            if item.probe is not None:
+            if item.probe is not None and not is_invariant(item.probe):
                 result, judgement = await asyncio.to_thread(run_probe_check, state.device, item.probe)
                 held = judgement.passed and judgement.conclusive
                 state.vacuity.baseline(item, result, held)

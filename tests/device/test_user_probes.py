@@ -120,3 +120,15 @@ def test_user_predicate_registry() -> None:
     assert verdict.passed and verdict.evidence.startswith("level=85")
     with pytest.raises(UsageError, match="already registered"):
         probes.predicate("battery_at_least")(probes.get_predicate("setting_equals"))
+
+
+def test_no_error_dialog_reads_the_focused_window_and_is_an_invariant() -> None:
+    check = probes.no_error_dialog()
+    focus = "  mCurrentFocus=Window{3f2a u0 %s}\n"
+    crashed = result(check, focus % "Application Error: com.google.android.deskclock")
+    healthy = result(check, focus % "com.android.settings/com.android.settings.Settings")
+    bad = probes.judge(check, crashed)
+    assert not bad.passed and "com.google.android.deskclock" in bad.evidence
+    assert probes.judge(check, healthy).passed
+    # holding before the run is expected of an invariant; a state the goal changes is not exempt
+    assert probes.is_invariant(check) and not probes.is_invariant(probes.alarm_set("07:30"))

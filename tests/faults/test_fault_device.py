@@ -82,18 +82,10 @@ CRASH = '''
 import pytest
 from fault_scripts import CLOCK, crash_dialog_checker, mark_done
 from pytest_artemis.agents.schemas import OperatorDecision, PlanReply
-from pytest_artemis.contracts import Finish, ProbeCheck, ProbeSpec, Tap
-from pytest_artemis.probes import ProbeJudgement, predicate
+from pytest_artemis import probes
+from pytest_artemis.contracts import Finish, Tap
 
-
-@predicate("no_error_dialog")
-def no_error_dialog(parsed, **_):
-    dialog = parsed.get("error_dialog") if isinstance(parsed, dict) else None
-    return ProbeJudgement(passed=dialog is None, evidence=f"dumpsys window: error_dialog={dialog!r}")
-
-
-NO_DIALOG = ProbeCheck(probe=ProbeSpec(kind="window_focus"), name="no_error_dialog",
-                       description="no crash or ANR dialog has focus")
+NO_DIALOG = probes.no_error_dialog()
 
 
 def respond(request, device):
@@ -101,7 +93,8 @@ def respond(request, device):
         return PlanReply(plan="- [ ] Open the alarm editor\\n")
     if request.role == "operator":
         if request.turn == 1:
-            device.check(["simctl", "fault", "crash", CLOCK, "1"])  # Clock dies on the next input
+            if "healthy" not in request.goal:
+                device.check(["simctl", "fault", "crash", CLOCK, "1"])  # Clock dies on the next input
             fab = request.screen.find(content_desc="Add alarm")
             return OperatorDecision(decision="open the editor", actions=[Tap(element=fab.index)])
         return OperatorDecision(decision="the editor is open", actions=[Finish(summary="done")],
@@ -119,6 +112,12 @@ def test_crash_probe(artemis):
 @pytest.mark.assert_("No 'keeps stopping' dialog appears", when="end")
 def test_crash_model(artemis):
     pass
+
+
+@pytest.mark.goal("Open the alarm editor (healthy run)", app=CLOCK)
+@pytest.mark.assert_("No 'keeps stopping' dialog appears", when="end", probe=NO_DIALOG)
+def test_healthy_probe(artemis):
+    pass
 '''
 
 
@@ -131,6 +130,17 @@ def test_a_crash_dialog_fails_the_end_assertion(project, name, source):
     record = matrix.journal(name)
     (verdict,) = [v for v in record.verdicts if v.item_text == "No 'keeps stopping' dialog appears"]
     assert (verdict.status, verdict.source, verdict.checkpoint_id) == ("failed", source, "final")
-    expected = "error_dialog='com.google.android.deskclock'" if source == "probe" else "keeps stopping"
+    expected = "crash/ANR dialog of com.google.android.deskclock" if source == "probe" else "keeps stopping"
     assert expected in verdict.evidence
     assert SERVERS[-1].phone("emulator-5554").state.dialog is not None
+
+
+def test_an_invariant_probe_that_held_before_the_run_still_passes(project):
+    """"No crash dialog" holds before every healthy run: an invariant is exempt from the vacuity rule."""
+    project.makepyfile(test_crash=CRASH)
+    matrix = run_matrix(project, "-k", "test_healthy_probe")
+    matrix.expect("test_healthy_probe", "PASSED")
+    record = matrix.journal("test_healthy_probe")
+    (verdict,) = [v for v in record.verdicts if v.item_text == "No 'keeps stopping' dialog appears"]
+    assert (verdict.status, verdict.vacuous) == ("passed", False)
+    assert "no crash or ANR dialog" in verdict.evidence
