@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from pytest_artemis.contracts import CallStatus, ModelCallRecord, Role, Usage
 
 
 @dataclass
 class CallFacts:
-    """What one ``complete()`` call observed, before the log gives it a run id and a sequence number.
+    """What one ``complete()`` call observed, before the log gives it a run id and a sequence number:
+    ``ModelCallRecord``'s fields, mutable while the call (retries, re-asks) is under way.
 
     Only enums, counts and usage: never prompt text, images, model output or keys.
     """
@@ -50,25 +51,9 @@ class CallLog:
     def log(self, facts: CallFacts) -> ModelCallRecord:
         """Number ``facts``, keep the record and hand it to the sink."""
         with self._lock:
-            record = ModelCallRecord(
-                run_id=self.run_id,
-                seq=len(self._records) + 1,
-                role=facts.role,
-                model=facts.model,
-                status=facts.status,
-                finish_reason=facts.finish_reason,
-                stream=facts.stream,
-                stream_complete=facts.stream_complete,
-                arguments_complete=facts.arguments_complete,
-                http_status=facts.http_status,
-                retries=facts.retries,
-                reasks=facts.reasks,
-                latency_ms=round(facts.latency_ms, 3),
-                prompt_tokens=facts.prompt_tokens,
-                completion_tokens=facts.completion_tokens,
-                cost_usd=facts.cost_usd,
-                scripted=facts.scripted,
-            )
+            # Field for field: the contract forbids extra keys, so facts and record cannot drift apart.
+            fields = asdict(facts) | {"latency_ms": round(facts.latency_ms, 3)}
+            record = ModelCallRecord(run_id=self.run_id, seq=len(self._records) + 1, **fields)
             self._records.append(record)
             if self._sink is not None:
                 self._sink(record)
