@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from pytest_artemis.contracts import (
     CheckItem,
     CheckVerdict,
-    Execution,
-    InfraFailure,
     ItemSummary,
-    RunOutcome,
     TaskResult,
     TestTally,
-    Usage,
 )
 from pytest_artemis.plan import Plan
 
@@ -117,32 +112,3 @@ def goal_unchecked(goal: str, tests: TestTally, task: TaskResult) -> tuple[TestT
 
 def _status(verdict: CheckVerdict | None) -> str:
     return verdict.status if verdict else "unchecked"
-
-
-def build_outcome(
-    *,
-    run_id: str,
-    execution: Execution,
-    task: TaskResult,
-    tests: TestTally,
-    usage: Usage,
-    steps: int,
-    stop_reason: str,
-    device: str,
-    started_at: float,
-    infra: InfraFailure | None = None,
-) -> RunOutcome:
-    """Assemble the outcome; ``finished_at`` is now."""
-    return RunOutcome(
-        run_id=run_id,
-        execution=execution,
-        task=task,
-        tests=tests,
-        usage=usage,
-        steps=steps,
-        stop_reason=stop_reason,
-        infra=infra,
-        device=device,
-        started_at=started_at,
-        finished_at=time.time(),
-    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import time
 from typing import TYPE_CHECKING
 
 from pytest_artemis.agents.planner import ask_plan
@@ -28,7 +29,7 @@ from .config import RunConfig
 from .judging import attempt_limit_s, checkpoint_judge
 from .loop import drive
 from .observer import NullObserver, RunObserver
-from .outcome import build_outcome, goal_unchecked, tally, task_result
+from .outcome import goal_unchecked, tally, task_result
 from .settlement import settle
 from .state import RunState
 
@@ -141,10 +142,10 @@ def _close(state: RunState, execution: Execution, infra: InfraFailure | None) ->
                        unmet_subgoals=state.unmet_subgoals, last_finding=state.last_finding)
     if not items and not state.config.final_check:
         tests, task = goal_unchecked(state.spec.goal, tests, task)
-    outcome = build_outcome(
+    outcome = RunOutcome(
         run_id=state.run_id, execution=execution, task=task, tests=tests, usage=state.usage,
         steps=len(state.steps), stop_reason=_stop_reason(state, execution, infra), device=state.device.serial,
-        started_at=state.started_at, infra=infra,
+        started_at=state.started_at, finished_at=time.time(), infra=infra,
     )
     if not state.journal.closed:
         state.journal.close(outcome)
