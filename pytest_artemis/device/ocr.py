@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib.util
 import io
 from collections.abc import Sequence
@@ -126,8 +127,12 @@ class EasyOcrEngine:
                 if str(text).strip() and float(score) >= self._min_score]
 
 
+@functools.cache
 def load_ocr(name: OcrName | str) -> OcrEngine | None:
-    """The named engine (``none`` → None); OcrUnavailable when it or its weights are missing."""
+    """The named engine (``none`` → None); OcrUnavailable when it or its weights are missing.
+
+    One engine per name and process: loading the models takes about a second, a run should not pay it.
+    """
     if name == "none":
         return None
     if name == "rapidocr":

@@ -30,7 +30,6 @@ class RunConfig(Contract):
     deadline: float | None = None
     """Cooperative time budget: ``time.time()`` epoch seconds, checked between steps."""
     image_max_side: int = Field(default=1280, ge=64)
-    ocr: str = "none"
     checker_probes: bool = True
     """Register the read-only ``probe_device`` tool for the checker."""
     checker_max_iterations: int = Field(default=3, ge=1)

@@ -48,7 +48,6 @@ def run_config(options: ArtemisOptions, deadline: float | None) -> RunConfig:
         check_timeout_s=options.check_timeout,
         settle_timeout_s=options.settle_timeout,
         deadline=deadline,
-        ocr=options.ocr,
     )
 
 
