@@ -9,11 +9,13 @@ from pydantic import Field, JsonValue
 
 from ._base import Contract
 
-CheckKind = Literal["verify", "assert"]
+CheckKind = Literal["verify", "assert", "goal"]
+"""``goal`` is the final check's verdict on the original goal itself: a ledger item of its own."""
 CheckWhen = Literal["complete", "end"]
 CheckOrigin = Literal["user", "planner", "operator"]
 VerdictStatus = Literal["passed", "failed", "inconclusive", "unchecked", "superseded"]
 VerdictSource = Literal["probe", "model", "settlement"]
+EvidenceSource = Literal["hierarchy", "ocr", "probe", "screenshot"]
 
 ProbeParam = str | int | bool | None
 
@@ -68,6 +70,29 @@ class CheckItem(Contract):
         return hashlib.sha256(raw).hexdigest()[:12]
 
 
+class Citation(Contract):
+    """What a verdict cites as its evidence, and what the harness found when it checked the citation.
+
+    The checker names a recorded ``step`` and one of: a ``quote`` of on-screen text, an ``element``
+    (its index in that step's recorded hierarchy, with the ``attribute`` the verdict relies on, e.g.
+    ``checked=true``), a ``probe`` result, or — only where the check opted in — a ``visual`` judgement
+    of the step's screenshot. The harness then resolves it mechanically against the recorded artifacts:
+    ``found`` says whether it was really there, ``found_in`` where, and ``bounds`` the screen rectangle
+    ``(left, top, right, bottom)`` of the matched element or text, so a report can draw it on the step's
+    screenshot. A probe verdict cites its probe with ``found_in="probe"`` and no step.
+    """
+
+    step: int | None = None
+    quote: str = ""
+    element: int | None = Field(default=None, ge=0)
+    attribute: str = ""
+    probe: str = ""
+    visual: bool = False
+    found: bool = False
+    found_in: EvidenceSource | None = None
+    bounds: tuple[int, int, int, int] | None = None
+
+
 class CheckVerdict(Contract):
     """One attempt's verdict on one item; appended to the ledger and never rewritten."""
 
@@ -85,5 +110,7 @@ class CheckVerdict(Contract):
     checkpoint_id: str
     anchor_step: int | None = None
     vacuous: bool = False
+    citation: Citation | None = None
+    """The grounded evidence behind a ``passed``/``failed`` verdict, as checked by the harness."""
     started_at: float
     finished_at: float

@@ -12,6 +12,7 @@ from pytest_artemis.contracts import (
     Bounds,
     CheckItem,
     CheckVerdict,
+    Citation,
     Finish,
     InfraFailure,
     ItemSummary,
@@ -107,6 +108,9 @@ VERDICT = CheckVerdict(
     checkpoint_id="cp-1f2e",
     anchor_step=6,
     vacuous=False,
+    citation=Citation(
+        step=6, element=4, attribute="text=7:00 AM", found=True, found_in="hierarchy", bounds=(40, 300, 1040, 420)
+    ),
     started_at=T0,
     finished_at=T0 + 4.5,
 )
@@ -133,6 +137,8 @@ INSTANCES = [
     ScreenView(width=720, height=1280),
     PROBE_SPEC,
     PROBE_CHECK,
+    Citation(step=3, quote="Alarm set for 7:30 AM", found=False),
+    Citation(probe="alarms", found=True, found_in="probe"),
     ProbeResult(
         spec=PROBE_SPEC,
         argv=("settings", "get", "global", "wifi_on"),
