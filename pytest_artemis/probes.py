@@ -38,6 +38,8 @@ class ProbeJudgement(Contract):
     passed: bool
     evidence: str
     conclusive: bool = True
+    facts: tuple[str, ...] = ()
+    """The normalised values the judgement rests on (e.g. the matched alarms, the setting's value)."""
 
 
 class Predicate(Protocol):
