@@ -32,14 +32,16 @@ class ProbeJudgement(Contract):
     """A predicate's answer: passed or not, with evidence quoting the probe output.
 
     ``conclusive`` is False when the probe itself could not be read (non-zero exit, unparsable
-    output): the caller should record the verdict as inconclusive, not failed.
+    output): the caller should record the verdict as inconclusive, not failed. ``facts`` are the
+    normalised values of the checked fact the judgement rests on (e.g. the matched user alarms):
+    equal whenever the checked fact is the same, whatever else the output holds, so a before/after
+    comparison of ``(passed, facts)`` tells whether the run changed what the check looks at.
     """
 
     passed: bool
     evidence: str
     conclusive: bool = True
     facts: tuple[str, ...] = ()
-    """The normalised values the judgement rests on (e.g. the matched alarms, the setting's value)."""
 
 
 class Predicate(Protocol):
@@ -203,19 +205,22 @@ def setting_equals(parsed: JsonValue, /, *, equals: ProbeParam = None, **_: Prob
     value, where = data.get("value"), f"{data.get('namespace')}/{data.get('key')}"
     passed = value is not None if equals is None else value == str(equals)
     wanted = "any value" if equals is None else repr(str(equals))
-    return ProbeJudgement(passed=passed, evidence=f"settings get {where} -> {value!r} (expected {wanted})")
+    return ProbeJudgement(passed=passed, evidence=f"settings get {where} -> {value!r} (expected {wanted})",
+                          facts=(f"{where}={'null' if value is None else value}",))
 
 
-def _scheduled(parsed: JsonValue) -> dict[str, str]:
-    """``HH:MM`` → the time string it was read from, over alarm clocks and alarm-clock alarms."""
-    found: dict[str, str] = {}
-    for clock in _rows(parsed, "next_alarm_clocks"):
-        found.setdefault(str(clock.get("hhmm")), f"Next alarm clock: {clock.get('time')}")
+def _scheduled(parsed: JsonValue) -> dict[str, tuple[str, str]]:
+    """``HH:MM`` → (the owner and time as a fact, the evidence), over alarm-clock alarms."""
+    found: dict[str, tuple[str, str]] = {}
     for alarm in _rows(parsed, "alarms"):
         tag = str(alarm.get("tag") or "")
         if alarm.get("hhmm") and (alarm.get("alarm_clock") or "ALARM_ALERT" in tag or "deskclock" in tag):
-            found.setdefault(str(alarm["hhmm"]), f"{alarm.get('type')} {alarm.get('package')} {tag} "
-                                                 f"at {alarm.get('time')}")
+            found.setdefault(str(alarm["hhmm"]), (f"{alarm.get('package')} {alarm['hhmm']}",
+                                                  f"{alarm.get('type')} {alarm.get('package')} {tag} "
+                                                  f"at {alarm.get('time')}"))
+    for clock in _rows(parsed, "next_alarm_clocks"):
+        found.setdefault(str(clock.get("hhmm")), (f"alarm clock {clock.get('hhmm')}",
+                                                  f"Next alarm clock: {clock.get('time')}"))
     return found
 
 
@@ -236,16 +241,18 @@ def alarm_is_set(parsed: JsonValue, /, *, time: ProbeParam = None, enabled: Prob
     listed = _dict(parsed).get("deskclock")
     if isinstance(listed, list):
         at = [a for a in listed if isinstance(a, dict) and a.get("hhmm") == hhmm]
+        facts = tuple(sorted(f"DeskClock {hhmm} {'enabled' if a.get('enabled') else 'disabled'}" for a in at))
         match = [a for a in at if bool(a.get("enabled")) == bool(enabled)]
         if match:
-            return ProbeJudgement(passed=True, evidence=_deskclock_evidence(match[0]))
+            return ProbeJudgement(passed=True, evidence=_deskclock_evidence(match[0]), facts=facts)
         seen = "; ".join(_deskclock_evidence(a) for a in listed if isinstance(a, dict)) or "no alarms"
         return ProbeJudgement(passed=False, evidence=f"no {'enabled' if enabled else 'disabled'} alarm "
-                                                     f"at {hhmm}; DeskClock lists: {seen}")
+                                                     f"at {hhmm}; DeskClock lists: {seen}", facts=facts)
     scheduled = _scheduled(parsed)
     if hhmm in scheduled:
-        return ProbeJudgement(passed=bool(enabled),
-                              evidence=f"alarm at {hhmm} is scheduled: {scheduled[hhmm]}")
+        fact, seen_as = scheduled[hhmm]
+        return ProbeJudgement(passed=bool(enabled), evidence=f"alarm at {hhmm} is scheduled: {seen_as}",
+                              facts=(fact,))
     listing = ", ".join(sorted(scheduled)) or "none"
     return ProbeJudgement(passed=not enabled, evidence=f"no alarm scheduled at {hhmm} (scheduled: {listing})")
 
@@ -261,6 +268,18 @@ def _row_phone(row: Mapping[str, JsonValue]) -> str:
     return ""
 
 
+def _matching_contacts(parsed: JsonValue, name: ProbeParam, phone: ProbeParam) -> set[str]:
+    found = set()
+    for row in _rows(parsed, "rows"):
+        row_name, row_phone = str(row.get("display_name") or ""), _row_phone(row)
+        if name and row_name.casefold() != str(name).casefold():
+            continue
+        if phone and (not _digits(row_phone) or _digits(row_phone) != _digits(str(phone))):
+            continue
+        found.add(f"{row_name.casefold()} {_digits(row_phone)}")
+    return found
+
+
 @predicate("contact_exists")
 def contact_row_exists(parsed: JsonValue, /, *, name: ProbeParam = None, phone: ProbeParam = None,
                        **_: ProbeParam) -> ProbeJudgement:
@@ -273,7 +292,8 @@ def contact_row_exists(parsed: JsonValue, /, *, name: ProbeParam = None, phone: 
         if phone and (not _digits(row_phone) or _digits(row_phone) != _digits(str(phone))):
             continue
         return ProbeJudgement(passed=True,
-                              evidence=f"contact row: display_name={row_name}, number={row_phone}")
+                              evidence=f"contact row: display_name={row_name}, number={row_phone}",
+                              facts=tuple(sorted(_matching_contacts(parsed, name, phone))))
     names = ", ".join(str(r.get("display_name")) for r in _rows(parsed, "rows")) or "no rows"
     return ProbeJudgement(passed=False, evidence=f"no contact matches name={name!r} phone={phone!r} "
                                                  f"(contacts: {names})")
@@ -284,7 +304,8 @@ def foreground_is(parsed: JsonValue, /, *, package: ProbeParam = None, **_: Prob
     """The resumed activity belongs to ``package``."""
     data = _dict(parsed)
     return ProbeJudgement(passed=data.get("package") == package,
-                          evidence=f"resumed activity: {data.get('package')}/{data.get('activity')}")
+                          evidence=f"resumed activity: {data.get('package')}/{data.get('activity')}",
+                          facts=(str(data.get("package")),))
 
 
 @predicate("no_error_dialog", invariant=True)
@@ -294,7 +315,8 @@ def no_error_dialog_focused(parsed: JsonValue, /, **_: ProbeParam) -> ProbeJudge
     dialog = data.get("error_dialog")
     evidence = (f"focused window {data.get('window')!r} is a crash/ANR dialog of {dialog}" if dialog
                 else f"mCurrentFocus={data.get('window')!r}: no crash or ANR dialog")
-    return ProbeJudgement(passed=dialog is None, evidence=evidence)
+    return ProbeJudgement(passed=dialog is None, evidence=evidence,
+                          facts=(str(data.get("window")),) if dialog else ())
 
 
 @predicate("package_installed")
@@ -304,7 +326,7 @@ def has_package(parsed: JsonValue, /, *, package: ProbeParam = None, **_: ProbeP
     installed = isinstance(packages, list) and package in packages
     count = len(packages) if isinstance(packages, list) else 0
     evidence = f"package:{package} listed" if installed else f"package:{package} not among {count} packages"
-    return ProbeJudgement(passed=installed, evidence=evidence)
+    return ProbeJudgement(passed=installed, evidence=evidence, facts=(str(package),) if installed else ())
 
 
 # -- judging -----------------------------------------------------------------------------------

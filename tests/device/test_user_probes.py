@@ -132,3 +132,20 @@ def test_no_error_dialog_reads_the_focused_window_and_is_an_invariant() -> None:
     assert probes.judge(check, healthy).passed
     # holding before the run is expected of an invariant; a state the goal changes is not exempt
     assert probes.is_invariant(check) and not probes.is_invariant(probes.alarm_set("07:30"))
+
+
+def test_facts_follow_the_checked_fact_only() -> None:
+    check = probes.contact_exists(name="Ada Lovelace")
+    ada = "Row: 0 display_name=Ada Lovelace, data1=+1 555 0101\n"
+    more = ada + "Row: 1 display_name=Alan Turing, data1=+1 555 0199\n"
+    before, after = probes.judge(check, result(check, ada)), probes.judge(check, result(check, more))
+    assert before.facts == after.facts == ("ada lovelace 15550101",)
+    missing = probes.judge(check, result(check, "Row: 0 display_name=Alan Turing, data1=+1 555 0199\n"))
+    assert missing.facts == () and not missing.passed
+    alarm = probes.alarm_set("07:30")
+    assert probes.judge(alarm, result(alarm, ALARMS_RAW)).facts == ("com.google.android.deskclock 07:30",)
+    fg = probes.foreground("com.android.settings")
+    raw = "  topResumedActivity=ActivityRecord{8e2 u0 com.android.settings/.Settings t3}\n"
+    assert probes.judge(fg, result(fg, raw)).facts == ("com.android.settings",)
+    wifi = probes.setting("global", "wifi_on", equals=True)
+    assert probes.judge(wifi, result(wifi, "1\n")).facts != probes.judge(wifi, result(wifi, "0\n")).facts
