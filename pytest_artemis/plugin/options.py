@@ -75,6 +75,14 @@ OPTIONS: tuple[OptionDef, ...] = (
               "With pytest-timeout the tighter of the two applies.", kind="float"),
     OptionDef("sim_seed", "Seed of the simulated phone(s) started for `sim`/`sim:N`.", kind="int",
               default=0),
+    OptionDef("replay", "Replay recorded operator decisions and plans while the screen matches the "
+              "recording. `auto`: the live model takes over at the first mismatch and the new path is "
+              "recorded; `only`: a mismatch ends the test as a usage error without calling the model; "
+              "`record`: call the model every turn and rewrite the recording. Verdicts are always "
+              "judged afresh.", kind="choice", default="off", choices=("off", "auto", "only", "record")),
+    OptionDef("recordings", "Directory of replay recordings (one file per test; commit it next to "
+              "your tests to share it between CI machines).", default=".artemis-recordings",
+              metavar="DIR"),
 )
 
 
@@ -101,6 +109,8 @@ class ArtemisOptions:
     settle_timeout: float
     time_budget: float | None
     sim_seed: int
+    replay: Literal["off", "auto", "only", "record"]
+    recordings: Path
     sources: Mapping[str, Source] = field(default_factory=dict, repr=False)
 
     def header_lines(self) -> list[str]:
@@ -175,6 +185,7 @@ def resolve(
         values[opt.name] = value
         sources[opt.name] = source
     values["artifacts"] = Path(str(values["artifacts"]))
+    values["recordings"] = Path(str(values["recordings"]))
     _check_values(values)
     return ArtemisOptions(**values, sources=sources)  # type: ignore[arg-type]
 
