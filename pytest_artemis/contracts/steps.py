@@ -41,6 +41,10 @@ class StepRecord(Contract):
     """Subgoal keys this turn newly marked done."""
     flags: tuple[StepFlag, ...] = ()
     error: str = ""
+    replayed: bool = False
+    """The decision was replayed from a recording (the screen matched it), not asked of the operator model.
+
+    Only the decision is replayed: its actions ran on the device and every verdict is judged afresh."""
     started_at: float
     finished_at: float
 
