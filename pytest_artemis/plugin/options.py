@@ -65,6 +65,13 @@ OPTIONS: tuple[OptionDef, ...] = (
               kind="choice", default="xfail", choices=("xfail", "skip", "fail")),
     OptionDef("artifacts", "Directory for run artifacts (one sub-directory per test).",
               default=".artemis", metavar="DIR"),
+    OptionDef("keep", "Which runs keep their screenshots and report page: every run, only runs whose test "
+              "did not pass, or none. The journal, the ledger and the outcome of every run are always "
+              "kept.", kind="choice", default="failed", choices=("all", "failed", "none")),
+    OptionDef("reset", "Device state before each run: `none` (keep what earlier tests left), `app` (the "
+              "goal's app: data cleared and force-stopped), `full` (the whole device back to its "
+              "initial state, where the device supports it: the simulated phone does).", kind="choice",
+              default="none", choices=("none", "app", "full")),
     OptionDef("ocr", "OCR engine fused into the screen elements.", kind="choice", default="none",
               choices=("none", "rapidocr", "easyocr")),
     OptionDef("check_timeout", "Seconds one check may take before it is inconclusive.", kind="float",
@@ -104,6 +111,8 @@ class ArtemisOptions:
     assert_policy: Literal["continue", "halt"]
     unchecked: Literal["xfail", "skip", "fail"]
     artifacts: Path
+    keep: Literal["all", "failed", "none"]
+    reset: Literal["none", "app", "full"]
     ocr: Literal["none", "rapidocr", "easyocr"]
     check_timeout: float
     settle_timeout: float
