@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from ._base import Contract
+from .screen import Bounds
 
 
 class _PointAction(Contract):
@@ -83,11 +84,39 @@ Action = Annotated[
 ]
 
 
+class Point(Contract):
+    """A screen position in device pixels."""
+
+    x: int = Field(ge=0)
+    y: int = Field(ge=0)
+
+
+class ResolvedElement(Contract):
+    """The on-screen element an action was aimed at, as the harness resolved it on the screen the
+    operator saw (its index, the text a person reads on it, and where it was)."""
+
+    index: int = Field(ge=0)
+    label: str = ""
+    bounds: Bounds
+
+
 class ActionResult(Contract):
-    """What happened when the harness executed (or refused) one action."""
+    """What happened when the harness executed (or refused) one action.
+
+    ``at``/``to``/``element``/``typed`` record what the harness really did, as data, so readers (the
+    report, a replay) never parse ``detail``, which is prose for people.
+    """
 
     action: Action
     ok: bool
     detail: str = ""
     """Resolved target (e.g. ``tap 540,1210 on 'Save'``) or the error / refusal reason."""
     refused: bool = False
+    at: Point | None = None
+    """Where a tap or long press landed, where typing tapped to focus, or where a swipe or scroll began."""
+    to: Point | None = None
+    """Where a swipe or scroll ended."""
+    element: ResolvedElement | None = None
+    """The element a tap, long press or typing was aimed at (None for coordinates or no target)."""
+    typed: str | None = None
+    """The text sent to the focused field."""

@@ -6,7 +6,7 @@ import asyncio
 import time
 from collections.abc import Sequence
 
-from pytest_artemis.contracts import Action, ActionResult, ScreenView, UIElement
+from pytest_artemis.contracts import Action, ActionResult, Point, ResolvedElement, ScreenView, UIElement
 from pytest_artemis.device import Device, DeviceError
 
 
@@ -21,15 +21,18 @@ def _element(view: ScreenView, index: int) -> UIElement:
     return found
 
 
-def _point(view: ScreenView, element: int | None, x: int | None, y: int | None) -> tuple[int, int, str]:
+def _point(
+    view: ScreenView, element: int | None, x: int | None, y: int | None
+) -> tuple[Point, ResolvedElement | None, str]:
     if element is not None:
         target = _element(view, element)
         cx, cy = target.center
-        return cx, cy, f"{cx},{cy} on [{element}] {target.label!r}"
+        resolved = ResolvedElement(index=element, label=target.label, bounds=target.bounds)
+        return Point(x=cx, y=cy), resolved, f"{cx},{cy} on [{element}] {target.label!r}"
     assert x is not None and y is not None
     if not (0 <= x < view.width and 0 <= y < view.height):
         raise ActionRefused(f"point {x},{y} is off the {view.width}x{view.height} screen")
-    return x, y, f"{x},{y}"
+    return Point(x=x, y=y), None, f"{x},{y}"
 
 
 def _scroll_vector(view: ScreenView, direction: str) -> tuple[int, int, int, int]:
@@ -43,38 +46,55 @@ def _scroll_vector(view: ScreenView, direction: str) -> tuple[int, int, int, int
     }[direction]
 
 
-def perform(device: Device, view: ScreenView, action: Action) -> str:
-    """Run one action (blocking); returns what was resolved. Raises ActionRefused or DeviceError."""
+def _done(
+    action: Action,
+    detail: str,
+    *,
+    at: Point | None = None,
+    to: Point | None = None,
+    element: ResolvedElement | None = None,
+    typed: str | None = None,
+) -> ActionResult:
+    return ActionResult(action=action, ok=True, detail=detail, at=at, to=to, element=element, typed=typed)
+
+
+def perform(device: Device, view: ScreenView, action: Action) -> ActionResult:
+    """Run one action (blocking); returns what was done, as data. Raises ActionRefused or DeviceError."""
     if action.kind in ("tap", "long_press"):
-        x, y, where = _point(view, action.element, action.x, action.y)
+        at, element, where = _point(view, action.element, action.x, action.y)
         if action.kind == "tap":
-            device.tap(x, y)
+            device.tap(at.x, at.y)
         else:
-            device.long_press(x, y, action.duration_ms)
-        return f"{action.kind} {where}"
+            device.long_press(at.x, at.y, action.duration_ms)
+        return _done(action, f"{action.kind} {where}", at=at, element=element)
     if action.kind == "type":
-        where = ""
+        focus, element, where = None, None, ""
         if action.element is not None:
-            x, y, where = _point(view, action.element, None, None)
-            device.tap(x, y)
+            focus, element, where = _point(view, action.element, None, None)
+            device.tap(focus.x, focus.y)
         device.type_text(action.text)
-        return f"typed {len(action.text)} chars{' into ' + where if where else ''}"
-    if action.kind == "swipe":
-        device.swipe(action.x1, action.y1, action.x2, action.y2, action.duration_ms)
-        return f"swipe {action.x1},{action.y1} -> {action.x2},{action.y2}"
-    if action.kind == "scroll":
-        device.swipe(*_scroll_vector(view, action.direction))
-        return f"scroll {action.direction}"
+        detail = f"typed {len(action.text)} chars{' into ' + where if where else ''}"
+        return _done(action, detail, at=focus, element=element, typed=action.text)
+    if action.kind in ("swipe", "scroll"):
+        if action.kind == "swipe":
+            x1, y1, x2, y2 = action.x1, action.y1, action.x2, action.y2
+            device.swipe(x1, y1, x2, y2, action.duration_ms)
+            detail = f"swipe {x1},{y1} -> {x2},{y2}"
+        else:
+            x1, y1, x2, y2 = _scroll_vector(view, action.direction)
+            device.swipe(x1, y1, x2, y2)
+            detail = f"scroll {action.direction}"
+        return _done(action, detail, at=Point(x=x1, y=y1), to=Point(x=x2, y=y2))
     if action.kind == "key":
         device.key(action.key)
-        return f"key {action.key}"
+        return _done(action, f"key {action.key}")
     if action.kind == "launch":
         device.launch(action.package, action.activity)
-        return f"launch {action.package}"
+        return _done(action, f"launch {action.package}")
     if action.kind == "wait":
         time.sleep(action.ms / 1000)
-        return f"waited {action.ms} ms"
-    return "finish claimed (a claim, not evidence)"
+        return _done(action, f"waited {action.ms} ms")
+    return _done(action, "finish claimed (a claim, not evidence)")
 
 
 async def execute(
@@ -93,10 +113,10 @@ async def execute(
             continue
         if action.kind == "finish":
             finish = True
-            results.append(ActionResult(action=action, ok=True, detail=perform(device, view, action)))
+            results.append(perform(device, view, action))
             continue
         try:
-            detail = await asyncio.to_thread(perform, device, view, action)
+            result = await asyncio.to_thread(perform, device, view, action)
         except ActionRefused as exc:
             refused = True
             results.append(ActionResult(action=action, ok=False, refused=True, detail=str(exc)))
@@ -104,5 +124,5 @@ async def execute(
         except DeviceError as exc:
             results.append(ActionResult(action=action, ok=False, detail=f"{type(exc).__name__}: {exc}"))
             return results, finish, refused, exc
-        results.append(ActionResult(action=action, ok=True, detail=detail))
+        results.append(result)
     return results, finish, refused, None

@@ -20,9 +20,11 @@ from pytest_artemis.contracts import (
     Launch,
     LongPress,
     ModelCallRecord,
+    Point,
     ProbeCheck,
     ProbeResult,
     ProbeSpec,
+    ResolvedElement,
     RoleUsage,
     RunOutcome,
     ScreenView,
@@ -124,6 +126,19 @@ USAGE = Usage(
 INSTANCES = [
     *ACTIONS,
     ActionResult(action=Tap(element=3), ok=True, detail="tap 540,300 on 'Add alarm'"),
+    ActionResult(
+        action=TypeText(text="07", element=2),
+        ok=True,
+        detail="typed 2 chars into 540,300 on [2] 'Hour'",
+        at=Point(x=540, y=300),
+        element=ResolvedElement(
+            index=2, label="Hour", bounds=Bounds(left=400, top=250, right=680, bottom=350)
+        ),
+        typed="07",
+    ),
+    ActionResult(action=Scroll(direction="down"), ok=True, at=Point(x=540, y=1680), to=Point(x=540, y=720)),
+    Point(x=0, y=0),
+    ResolvedElement(index=0, bounds=Bounds(left=0, top=0, right=1, bottom=1)),
     ActionResult(action=Launch(package="com.x"), ok=False, detail="package not installed", refused=True),
     Bounds(left=10, top=20, right=30, bottom=40),
     ELEMENT,
