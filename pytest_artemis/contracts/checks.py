@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field, JsonValue
 
 from ._base import Contract
+from .screen import ScreenView
 
 CheckKind = Literal["verify", "assert", "goal"]
 """``goal`` is the final check's verdict on the original goal itself: a ledger item of its own."""
@@ -16,6 +17,8 @@ CheckOrigin = Literal["user", "planner", "operator"]
 VerdictStatus = Literal["passed", "failed", "inconclusive", "unchecked", "superseded"]
 VerdictSource = Literal["probe", "model", "settlement"]
 EvidenceSource = Literal["hierarchy", "ocr", "probe", "screenshot"]
+ScreenWhich = Literal["pre", "post", "final"]
+"""Which recorded screen of a step: before its actions, after them, or the final screen at exit."""
 
 ProbeParam = str | int | bool | None
 
@@ -62,6 +65,8 @@ class CheckItem(Contract):
     subgoal_hint: str | None = None
     """The ``subgoal=`` text from the user's marker, used to place the item in the plan."""
     probe: ProbeCheck | None = None
+    visual: bool = False
+    """Opt-in: accept a verdict that cites only a screenshot (a colour, an image), labelled visual."""
 
     @property
     def key(self) -> str:
@@ -73,16 +78,19 @@ class CheckItem(Contract):
 class Citation(Contract):
     """What a verdict cites as its evidence, and what the harness found when it checked the citation.
 
-    The checker names a recorded ``step`` and one of: a ``quote`` of on-screen text, an ``element``
-    (its index in that step's recorded hierarchy, with the ``attribute`` the verdict relies on, e.g.
-    ``checked=true``), a ``probe`` result, or — only where the check opted in — a ``visual`` judgement
-    of the step's screenshot. The harness then resolves it mechanically against the recorded artifacts:
-    ``found`` says whether it was really there, ``found_in`` where, and ``bounds`` the screen rectangle
-    ``(left, top, right, bottom)`` of the matched element or text, so a report can draw it on the step's
-    screenshot. A probe verdict cites its probe with ``found_in="probe"`` and no step.
+    The checker names a recorded ``step`` and its ``screen`` (``pre``/``post`` its actions, or ``final``:
+    the screen perceived at the final check), and one of: a ``quote`` of on-screen text, an ``element``
+    (its index in that screen's element listing, with the ``attribute`` the verdict relies on, e.g.
+    ``checked=true``), a ``probe`` result (the probe kind, with a quote of its output), or — only where
+    the check opted in with ``visual=True`` — a ``visual`` judgement of the screenshot. The harness then
+    resolves it mechanically against the recorded artifacts: ``found`` says whether it was really there,
+    ``found_in`` where, ``screenshot`` the content hash of the screen it was resolved on and ``bounds``
+    the rectangle ``(left, top, right, bottom)`` of the matched element or text on it, so a report can
+    draw it. A probe-backed check's verdict cites its probe with ``found_in="probe"`` and no step.
     """
 
     step: int | None = None
+    screen: ScreenWhich = "post"
     quote: str = ""
     element: int | None = Field(default=None, ge=0)
     attribute: str = ""
@@ -90,7 +98,18 @@ class Citation(Contract):
     visual: bool = False
     found: bool = False
     found_in: EvidenceSource | None = None
+    screenshot: str | None = None
     bounds: tuple[int, int, int, int] | None = None
+
+
+class EvidenceScreen(Contract):
+    """One recorded screen a checker may cite: the step, which of its screens, and what it showed."""
+
+    step: int | None
+    """The step number; None for the final screen when the run recorded no step."""
+    screen: ScreenWhich
+    view: ScreenView
+    """Its elements as indexed for citations (hierarchy, then fused OCR text when OCR is on)."""
 
 
 class CheckVerdict(Contract):

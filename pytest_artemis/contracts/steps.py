@@ -31,6 +31,9 @@ class StepRecord(Contract):
     pre_screen: str | None = None
     post_screen: str | None = None
     hierarchy: str | None = None
+    post_hierarchy: str | None = None
+    """The hierarchy dumped after the actions, recorded on turns that marked a subgoal done (the
+    evidence its checkpoint is judged from)."""
     foreground: str = ""
     decision: str = ""
     """The operator's own summary of what it is doing (a claim, not evidence)."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from pytest_artemis.contracts import CheckItem, ModelCallRecord, Role, ScreenView
+from pytest_artemis.contracts import CheckItem, EvidenceScreen, ModelCallRecord, Role, ScreenView
 from pytest_artemis.contracts._base import Contract
 
 if TYPE_CHECKING:
@@ -58,6 +58,8 @@ class RequestContext(Contract):
     turn: int = 0
     entry: Literal["checkpoint", "final"] | None = None
     """For the checker: whether it judges at a subgoal checkpoint or at the end of the run."""
+    screens: tuple[EvidenceScreen, ...] = ()
+    """For the checker: the recorded screens it may cite (its window), with their indexed elements."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Literal, TypeVar, Union
 
 from pydantic import BaseModel, JsonValue
 
-from pytest_artemis.contracts import CheckItem, Role, ScreenView
+from pytest_artemis.contracts import CheckItem, EvidenceScreen, Role, ScreenView
 
 from .base import ChatMessage, ModelReply, RequestContext
 from .calls import CallFacts, CallLog
@@ -85,6 +85,11 @@ class ScriptedRequest:
     @property
     def entry(self) -> Literal["checkpoint", "final"] | None:
         return self.context.entry if self.context else None
+
+    @property
+    def screens(self) -> tuple[EvidenceScreen, ...]:
+        """The recorded screens a checker may cite (``step``, ``screen``, ``view.find(…)``)."""
+        return self.context.screens if self.context else ()
 
 
 class ScriptedModel:

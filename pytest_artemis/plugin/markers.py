@@ -21,9 +21,9 @@ probe_table_key = pytest.StashKey["ProbeTable"]()
 
 MARKER_LINES = (
     "goal(text, *, app=None, max_steps=None): the goal an artemis run pursues (one per test)",
-    "verify(text, *, when='complete', subgoal=None, probe=None): a completion criterion; "
+    "verify(text, *, when='complete', subgoal=None, probe=None, visual=False): a completion criterion; "
     "unmet at the end -> BLOCKED",
-    "assert_(text, *, when='complete', subgoal=None, probe=None): a test assertion; failed -> FAILED",
+    "assert_(text, *, when='complete', subgoal=None, probe=None, visual=False): a test assertion; failed -> FAILED",
 )
 
 

@@ -29,9 +29,10 @@ def _goal_args(
 
 
 def _check_args(
-    text: str, *, when: str = "complete", subgoal: str | None = None, probe: ProbeCheck | None = None
-) -> tuple[str, str, str | None, ProbeCheck | None]:
-    return text, when, subgoal, probe
+    text: str, *, when: str = "complete", subgoal: str | None = None, probe: ProbeCheck | None = None,
+    visual: bool = False,
+) -> tuple[str, str, str | None, ProbeCheck | None, bool]:
+    return text, when, subgoal, probe, visual
 
 
 def _text(value: object, what: str) -> str:
@@ -48,6 +49,7 @@ def check_item(
     subgoal: str | None = None,
     probe: ProbeCheck | None = None,
     table: ProbeTable | None = None,
+    visual: bool = False,
 ) -> CheckItem:
     """One validated user check item (what a ``verify``/``assert_`` marker declares)."""
     label = "assert_" if kind == "assert" else kind
@@ -63,20 +65,25 @@ def check_item(
         from pytest_artemis.probes import validate_check
 
         validate_check(probe, table)
+    if not isinstance(visual, bool):
+        raise UsageError(f"{label}({text!r}): visual= must be True or False, got {visual!r}")
+    if visual and probe is not None:
+        raise UsageError(f"{label}({text!r}): visual=True is for checks the checker judges; a probe check "
+                         "is read from the device")
     return CheckItem(kind=kind, text=text, when="end" if when == "end" else "complete", subgoal_hint=subgoal,
-                     probe=probe)
+                     probe=probe, visual=visual)
 
 
 def verify(text: str, *, when: str = "complete", subgoal: str | None = None,
-           probe: ProbeCheck | None = None) -> CheckItem:
+           probe: ProbeCheck | None = None, visual: bool = False) -> CheckItem:
     """A completion criterion for ``artemis.run(goal, checks=[...])`` (same rules as the marker)."""
-    return check_item("verify", text, when=when, subgoal=subgoal, probe=probe)
+    return check_item("verify", text, when=when, subgoal=subgoal, probe=probe, visual=visual)
 
 
 def assert_(text: str, *, when: str = "complete", subgoal: str | None = None,
-            probe: ProbeCheck | None = None) -> CheckItem:
+            probe: ProbeCheck | None = None, visual: bool = False) -> CheckItem:
     """A test assertion for ``artemis.run(goal, checks=[...])`` (same rules as the marker)."""
-    return check_item("assert", text, when=when, subgoal=subgoal, probe=probe)
+    return check_item("assert", text, when=when, subgoal=subgoal, probe=probe, visual=visual)
 
 
 def build_spec(
@@ -138,8 +145,8 @@ def _spec(test_id: str, marks: Sequence[Mark], table: ProbeTable | None) -> Task
 def _item(mark: Mark, table: ProbeTable | None) -> CheckItem:
     kind: CheckKind = "assert" if mark.name == "assert_" else "verify"
     try:
-        text, when, subgoal, probe = _check_args(*mark.args, **mark.kwargs)
+        text, when, subgoal, probe, visual = _check_args(*mark.args, **mark.kwargs)
     except TypeError as exc:
         message = str(exc).replace("_check_args()", mark.name + "()")
         raise UsageError(f"{mark.name} marker: {message}") from None
-    return check_item(kind, text, when=when, subgoal=subgoal, probe=probe, table=table)
+    return check_item(kind, text, when=when, subgoal=subgoal, probe=probe, table=table, visual=visual)

@@ -13,6 +13,7 @@ from pytest_artemis.contracts import (
     CheckItem,
     CheckVerdict,
     Citation,
+    EvidenceScreen,
     Finish,
     InfraFailure,
     ItemSummary,
@@ -153,6 +154,9 @@ INSTANCES = [
     PROBE_SPEC,
     PROBE_CHECK,
     Citation(step=3, quote="Alarm set for 7:30 AM", found=False),
+    Citation(step=4, screen="pre", element=2, attribute="checked=true", found=True, found_in="hierarchy",
+             screenshot=SHA, bounds=(0, 0, 10, 10)),
+    EvidenceScreen(step=4, screen="post", view=ScreenView(width=720, height=1280)),
     Citation(probe="alarms", found=True, found_in="probe"),
     ProbeResult(
         spec=PROBE_SPEC,
