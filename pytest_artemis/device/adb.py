@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import shlex
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import NamedTuple
 
 import adbutils
 from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
@@ -20,12 +21,20 @@ from .base import KEYCODES, Capture, DeviceInfo, Hierarchy
 from .errors import DeviceCommandFailed, DeviceError, DeviceTimeout, DeviceUnavailable
 from .hierarchy import HierarchyParseError, parse_hierarchy
 from .probes import DEFAULT_PROBES, PACKAGE_PATTERN, ProbeTable
+from .wire import AdbWire, ServiceRefused
 
 _EXIT_MARK = b"__ARTEMIS_EXIT__:"
-_UIDUMP = "/data/local/tmp/uidump.xml"
+_UIDUMP = "/data/local/tmp/artemis-uidump.xml"
+_SCREENCAP_ERR = "/data/local/tmp/artemis-screencap.err"
+# The dump file is removed first, so a failed dump can never hand back the previous screen's file.
+_DUMP = f"rm -f {_UIDUMP}; uiautomator dump {_UIDUMP}; cat {_UIDUMP}"
+# stderr goes to a file and is printed after the exit status: screencap warns on stderr even when it
+# succeeds (e.g. several displays), and exec: would mix that text into the PNG bytes.
+_SCREENCAP, _SCREENCAP_THEN = f"screencap -p 2>{_SCREENCAP_ERR}", f"cat {_SCREENCAP_ERR}"
 _UNAVAILABLE = ("not found", "offline", "unauthorized", "no devices", "closed", "disconnected")
 _ACTIVITY = re.compile(r"\.?[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)*")
 _SIZE = re.compile(r"(Physical|Override) size:\s*(\d+)x(\d+)")
+_XML_END = "</hierarchy>"
 
 
 def _quote(argv: Sequence[str]) -> str:
@@ -46,12 +55,25 @@ def input_text_arg(text: str) -> str:
     return text.replace(" ", "%s")
 
 
+class _Ran(NamedTuple):
+    """A command line's output before its exit status, the status, what followed it, and whether the
+    output came through a pty shell (which may have turned every LF into CRLF)."""
+
+    out: bytes
+    code: int
+    tail: bytes
+    pty: bool
+
+
 class AdbDevice:
     """One device behind an adb server; every call is bounded by ``timeout_s`` (whole call, not per read).
 
-    Screenshots and hierarchy dumps are retried once on a failed/undecodable result (transient
-    screencap and ``could not get idle state`` failures are common on real devices); a second failure
-    raises DeviceCommandFailed. Nothing else is retried.
+    Commands run through the ``exec:`` service (no pty: binary-safe) on one connection each; a device
+    that refuses ``exec:`` (older than Android 5) is driven through ``shell:`` instead, whose pty output
+    is normalised (text) or repaired and re-verified (screenshots). Screenshots and hierarchy dumps are
+    retried once on a failed/undecodable result (transient screencap and ``could not get idle state``
+    failures are common on real devices); a second failure raises DeviceCommandFailed. Nothing else is
+    retried.
     """
 
     def __init__(self, serial: str, *, host: str = "127.0.0.1", port: int = 5037, timeout_s: float = 20.0,
@@ -59,9 +81,10 @@ class AdbDevice:
         self._serial = serial
         self._timeout = timeout_s
         self._client = adbutils.AdbClient(host=host, port=port, socket_timeout=timeout_s)
-        self._dev = self._client.device(serial=serial)
+        self._wire = AdbWire(self._client, serial)
+        self._exec = True
         self.probes = probes if probes is not None else DEFAULT_PROBES
-        # One dump file per device: concurrent hierarchy() calls must not interleave dump and pull.
+        # One dump file per device: concurrent hierarchy() calls must not remove each other's file.
         self._dump_lock = threading.Lock()
 
     @property
@@ -90,44 +113,38 @@ class AdbDevice:
         except (OSError, EOFError) as exc:
             raise DeviceUnavailable(f"{self._serial}: connection lost during {what}: {exc}") from exc
 
-    def _shell_bytes(self, command: str, timeout: float | None = None) -> bytes:
-        """Run a shell command line; merged stdout+stderr, read until close, within the deadline."""
+    def _stream(self, command: str, timeout: float | None) -> tuple[bytes, bool]:
+        """Everything a command line prints (stdout and stderr merged) and whether a pty shell carried it."""
         budget = timeout or self._timeout
-        deadline = time.monotonic() + budget
         with self._errors(command):
-            conn = self._dev.open_transport(timeout=budget)
-            try:
-                conn.send_command("shell:" + command)
-                conn.check_okay()
-                chunks = bytearray()
-                while True:
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0:
-                        raise DeviceTimeout(f"{self._serial}: {command}: no end within {budget:g}s")
-                    conn.conn.settimeout(remaining)
-                    try:
-                        chunk = conn.conn.recv(65536)
-                    except TimeoutError as exc:
-                        raise DeviceTimeout(f"{self._serial}: {command}: no end within {budget:g}s") from exc
-                    if not chunk:
-                        return bytes(chunks)
-                    chunks += chunk
-            finally:
-                conn.close()
+            if self._exec:
+                try:
+                    return self._wire.read_all("exec:" + command, budget), False
+                except ServiceRefused:
+                    out = self._wire.read_all("shell:" + command, budget)
+                    self._exec = False
+                    return out, True
+            return self._wire.read_all("shell:" + command, budget), True
 
-    def run(self, argv: Sequence[str], *, timeout: float | None = None) -> tuple[bytes, int]:
-        """Run argv (shell-quoted word by word) and return (merged output, exit code)."""
-        command = _quote(argv)
-        out = self._shell_bytes(f"{command}; echo {_EXIT_MARK.decode()}$?", timeout)
+    def _run(self, command: str, timeout: float | None = None, then: str = "") -> _Ran:
+        """Run ``command; echo MARK$?[; then]`` and split the output at the exit status."""
+        line = f"{command}; echo {_EXIT_MARK.decode()}$?" + (f"; {then}" if then else "")
+        out, pty = self._stream(line, timeout)
         at = out.rfind(_EXIT_MARK)
         if at < 0:
             raise DeviceCommandFailed(f"{self._serial}: {command}: output ended without an exit status",
                                       command=command, output=out[-500:].decode(errors="replace"))
+        status, _, tail = out[at + len(_EXIT_MARK):].partition(b"\n")
         try:
-            code = int(out[at + len(_EXIT_MARK):].strip() or b"-1")
+            code = int(status.strip() or b"-1")
         except ValueError:
             code = -1
-        return out[:at], code
+        return _Ran(out[:at], code, tail, pty)
+
+    def run(self, argv: Sequence[str], *, timeout: float | None = None) -> tuple[bytes, int]:
+        """Run argv (shell-quoted word by word) and return (merged output, exit code)."""
+        ran = self._run(_quote(argv), timeout)
+        return (ran.out.replace(b"\r\n", b"\n") if ran.pty else ran.out), ran.code
 
     def check(self, argv: Sequence[str], *, timeout: float | None = None) -> str:
         """Run argv; its text output, or DeviceCommandFailed (with the output) on a non-zero exit."""
@@ -141,32 +158,20 @@ class AdbDevice:
     # -- screen -------------------------------------------------------------------------------
 
     def _screenshot_once(self) -> Capture:
-        out = self.check_bytes(["screencap", "-p"])
+        ran = self._run(_SCREENCAP, then=_SCREENCAP_THEN)
+        if ran.code != 0:
+            text = (ran.tail or ran.out[:500]).decode("utf-8", errors="replace").strip()[:500]
+            raise DeviceCommandFailed(f"{self._serial}: `screencap -p` exited {ran.code}: {text}",
+                                      command="screencap -p", output=text, exit_code=ran.code)
         try:
-            with Image.open(io.BytesIO(out)) as img:
-                # verify() checks every chunk's CRC and a complete file without decompressing pixels:
-                # a truncated or corrupt capture is caught for a fraction of a full decode.
-                img.verify()
-                width, height = img.size
-                fmt = img.format
-        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-            preview = out[:200].decode("utf-8", errors="replace")
-            raise DeviceCommandFailed(f"{self._serial}: screencap returned an undecodable image "
-                                      f"({len(out)} bytes): {exc}", command="screencap -p",
-                                      output=preview) from exc
-        if fmt != "PNG":
-            raise DeviceCommandFailed(f"{self._serial}: screencap returned {fmt}, not PNG",
-                                      command="screencap -p")
-        return Capture.from_png(out, width, height)
-
-    def check_bytes(self, argv: Sequence[str]) -> bytes:
-        """Like ``check`` but returns the raw bytes (for binary output such as PNG)."""
-        out, code = self.run(argv)
-        if code != 0:
-            text = out[:500].decode("utf-8", errors="replace").strip()
-            raise DeviceCommandFailed(f"{self._serial}: `{_quote(argv)}` exited {code}: {text}",
-                                      command=_quote(argv), output=text, exit_code=code)
-        return out
+            return verified_png(ran.out)
+        except DeviceCommandFailed as exc:
+            # A pty turns every LF of the PNG into CRLF; undoing it is only trusted if every CRC agrees.
+            if ran.pty and b"\r\n" in ran.out:
+                with contextlib.suppress(DeviceCommandFailed):
+                    return verified_png(ran.out.replace(b"\r\n", b"\n"))
+            raise DeviceCommandFailed(f"{self._serial}: {exc}", command=exc.command,
+                                      output=exc.output) from exc
 
     def screenshot(self) -> Capture:
         """A verified PNG capture (complete, every chunk's CRC checked); one retry, then an error."""
@@ -176,12 +181,19 @@ class AdbDevice:
             return self._screenshot_once()
 
     def _hierarchy_once(self) -> Hierarchy:
-        text = self.check(["uiautomator", "dump", _UIDUMP])
-        if "ERROR" in text or "dumped to" not in text:
-            raise DeviceCommandFailed(f"{self._serial}: uiautomator dump failed: {text.strip()[:300]}",
-                                      command="uiautomator dump", output=text)
-        with self._errors(f"pull {_UIDUMP}"):
-            xml = self._dev.sync.read_text(_UIDUMP)
+        # Dump and read in one connection: the file never leaves the device through a second service.
+        ran = self._run(_DUMP)
+        text = ran.out.decode("utf-8", errors="replace")
+        start, end = text.find("<?xml"), text.rfind(_XML_END)
+        if start < 0:
+            start = text.find("<hierarchy")
+        if ran.code != 0 or start < 0 or end < start:
+            message = text.strip().replace(_UIDUMP, "<dump>")[:300]
+            raise DeviceCommandFailed(f"{self._serial}: uiautomator dump failed: {message}",
+                                      command="uiautomator dump", output=text[:500])
+        xml = text[start:end + len(_XML_END)]
+        if ran.pty:
+            xml = xml.replace("\r\n", "\n")
         try:
             return Hierarchy(xml=xml, elements=parse_hierarchy(xml))
         except HierarchyParseError as exc:
@@ -276,3 +288,23 @@ class AdbDevice:
 def _check_package(package: str) -> None:
     if not re.fullmatch(PACKAGE_PATTERN, package):
         raise ValueError(f"not an Android package name: {package!r}")
+
+
+def verified_png(data: bytes) -> Capture:
+    """A Capture of ``data`` once it is a complete PNG whose every chunk's CRC checks out.
+
+    ``verify()`` reads every chunk without decompressing pixels: a truncated or corrupt capture is caught
+    for a fraction of a full decode.
+    """
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            img.verify()
+            width, height = img.size
+            fmt = img.format
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        preview = data[:200].decode("utf-8", errors="replace")
+        raise DeviceCommandFailed(f"screencap returned an undecodable image ({len(data)} bytes): {exc}",
+                                  command="screencap -p", output=preview) from exc
+    if fmt != "PNG":
+        raise DeviceCommandFailed(f"screencap returned {fmt}, not PNG", command="screencap -p")
+    return Capture.from_png(data, width, height)

@@ -13,7 +13,7 @@ from PIL import Image
 
 from pytest_artemis.contracts import ScreenView, UIElement
 
-from .base import Capture, Device
+from .base import Capture, Device, Hierarchy
 from .ocr import OcrEngine, fuse_ocr
 
 
@@ -98,11 +98,20 @@ def model_jpeg(png: bytes, sha256: str, max_side: int = 1280) -> bytes:
     return data
 
 
+def foreground(hierarchy: Hierarchy) -> str:
+    """The package of the dump's first window: the focused window on a phone (``uiautomator dump`` dumps
+    the active window), so a system dialog over an app names the dialog's package. Empty when unnamed."""
+    return next((e.package for e in hierarchy.elements if e.package), "")
+
+
 _PRERENDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="artemis-jpeg")
 
 
 def perceive(device: Device, *, ocr: OcrEngine | None = None, image_max_side: int | None = None) -> Screen:
     """Screenshot, hierarchy and foreground app of ``device`` (OCR words fused in when ``ocr`` is given).
+
+    The foreground app is read from the dump (see ``foreground``); the device is asked separately only
+    when the dump names no package.
 
     With ``image_max_side`` the model's JPEG is rendered while the hierarchy is dumped, so its cost hides
     behind device latency; ``Screen.model_image`` then finds it ready.
@@ -118,5 +127,5 @@ def perceive(device: Device, *, ocr: OcrEngine | None = None, image_max_side: in
     if ocr is not None:
         elements = fuse_ocr(elements, ocr.read(capture.png))
     view = ScreenView(screenshot=capture.sha256, width=capture.width, height=capture.height,
-                      foreground=device.current_app(), elements=elements)
+                      foreground=foreground(hierarchy) or device.current_app(), elements=elements)
     return Screen(view=view, capture=capture, hierarchy_xml=hierarchy.xml)

@@ -29,6 +29,8 @@ class Faults:
         self._pending_crash: tuple[str, int] | None = None
         self._ignore: list[tuple[str | None, str | None]] = []
         self._offline_requests: int | None = None
+        self.shell_crlf = False
+        self.exec_refused = False
 
     def crash_dialog(self, package: str = CLOCK_PACKAGE, after_inputs: int = 0) -> None:
         """Crash ``package`` now, or after ``after_inputs`` more input commands:
@@ -55,6 +57,12 @@ class Faults:
         ``ERROR: could not get idle state.`` and write no file; None = forever."""
         with self._phone.lock:
             self._uiautomator_fail = times
+
+    def legacy_adbd(self, crlf: bool = True, refuse_exec: bool = True) -> None:
+        """Behave like an adbd older than Android 5 (and some emulators): ``shell:`` runs in a pty that
+        turns every LF of the output into CRLF (a PNG is mangled), and ``exec:`` is refused."""
+        with self._phone.lock:
+            self.shell_crlf, self.exec_refused = bool(crlf), bool(refuse_exec)
 
     def go_offline(self, requests: int | None = None) -> None:
         """Show the device as ``offline``; transport requests FAIL with ``device offline``.
@@ -139,4 +147,6 @@ class Faults:
             else self._uiautomator_fail,
             "pending_crash": list(self._pending_crash) if self._pending_crash else None,
             "ignore_taps": [{"text": t, "resource_id": r} for t, r in self._ignore],
+            "shell_crlf": self.shell_crlf,
+            "exec_refused": self.exec_refused,
         }

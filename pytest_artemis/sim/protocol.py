@@ -91,7 +91,9 @@ def serve_shell(sock: socket.socket, phone: SimPhone, service: str) -> None:
     result = shell.run(phone, command)
     sock.sendall(b"OKAY")
     if "v2" not in options:
-        sock.sendall(result.merged)
+        # A legacy pty shell: the line discipline turns every LF into CRLF, binary output included.
+        mangle = head == "shell" and phone.faults.shell_crlf
+        sock.sendall(result.merged.replace(b"\n", b"\r\n") if mangle else result.merged)
         return
     packets = []
     for fd, data in result.chunks:

@@ -207,7 +207,9 @@ class SimServer:
         return phone
 
     def _device_service(self, sock: socket.socket, phone: SimPhone, req: str) -> None:
-        if req.startswith(("shell:", "shell,", "exec:", "abb_exec:")):
+        if req.startswith("exec:") and phone.faults.exec_refused:
+            send_fail(sock, "closed")  # what an adbd without the service makes the server answer
+        elif req.startswith(("shell:", "shell,", "exec:", "abb_exec:")):
             serve_shell(sock, phone, req)
         elif req == "sync:":
             serve_sync(sock, phone)

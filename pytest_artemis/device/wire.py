@@ -1,0 +1,77 @@
+"""adb service calls on adbutils' connection-level API: one connection per service, no extra round trips."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import time
+
+import adbutils
+from adbutils import AdbConnection
+
+from .errors import DeviceTimeout
+
+
+class ServiceRefused(adbutils.AdbError):
+    """The device (or the server for it) answered FAIL to the service request itself, not to a command."""
+
+
+class AdbWire:
+    """Opens ``host:transport:SERIAL`` + one device service per call and reads its stream to the end.
+
+    adbutils' own device calls open a ``host:version`` connection before every transport connection and
+    sleep 10 ms in every ``close()``; on loopback those cost more than the device's own work. Here the
+    transport is selected with ``host:transport:SERIAL`` (understood by every adb server, so the version
+    never needs asking), and a connection whose stream was read to its end is closed at once: the server
+    already closed its side, so there is nothing left to flush.
+    """
+
+    def __init__(self, client: adbutils.AdbClient, serial: str) -> None:
+        self._client = client
+        self._serial = serial
+
+    def open(self, service: str, budget: float) -> AdbConnection:
+        """A connection on which ``service`` was accepted (ServiceRefused when it was not)."""
+        conn = self._client.make_connection(timeout=budget)
+        try:
+            # Requests are single small writes answered before the next: Nagle would only add delay.
+            conn.conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            conn.send_command(f"host:transport:{self._serial}")
+            conn.check_okay()
+            conn.send_command(service)
+            status = conn.read(4)
+            if status == b"FAIL":
+                raise ServiceRefused(conn.read_string_block())
+            if status != b"OKAY":
+                raise adbutils.AdbError(f"{service}: unexpected reply {status!r}")
+        except BaseException:
+            close(conn)
+            raise
+        return conn
+
+    def read_all(self, service: str, budget: float) -> bytes:
+        """Everything ``service`` writes until it closes, within ``budget`` seconds for the whole call."""
+        deadline = time.monotonic() + budget
+        conn = self.open(service, budget)
+        try:
+            chunks = bytearray()
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise DeviceTimeout(f"{self._serial}: {service}: no end within {budget:g}s")
+                conn.conn.settimeout(remaining)
+                try:
+                    chunk = conn.conn.recv(1 << 20)
+                except TimeoutError as exc:
+                    raise DeviceTimeout(f"{self._serial}: {service}: no end within {budget:g}s") from exc
+                if not chunk:
+                    return bytes(chunks)
+                chunks += chunk
+        finally:
+            close(conn)
+
+
+def close(conn: AdbConnection) -> None:
+    """Close the socket now (``AdbConnection.close`` half-closes, then sleeps 10 ms)."""
+    with contextlib.suppress(adbutils.AdbError, OSError):
+        conn.conn.close()
