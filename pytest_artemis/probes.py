@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from pydantic import JsonValue
 
 from pytest_artemis.contracts import ProbeCheck, ProbeParam, ProbeResult, ProbeSpec, UsageError
 from pytest_artemis.contracts._base import Contract
+from pytest_artemis.contracts.probe_outputs import PACKAGE_PATTERN
 from pytest_artemis.device.errors import ProbeRefused
-from pytest_artemis.device.probes import DEFAULT_PROBES, PACKAGE_PATTERN, ProbeTable
+from pytest_artemis.device.probes import DEFAULT_PROBES, ProbeTable
 
 if TYPE_CHECKING:
     from pytest_artemis.device.base import Device
@@ -50,39 +52,45 @@ class Predicate(Protocol):
     def __call__(self, parsed: JsonValue, /, **args: ProbeParam) -> ProbeJudgement: ...
 
 
-_PREDICATES: dict[str, Predicate] = {}
-_INVARIANTS: set[str] = set()
+ArgCheck = Callable[[Mapping[str, ProbeParam]], None]
+"""Validates a check's arguments at collection (raises UsageError naming the bad one)."""
+
+
+@dataclass(frozen=True)
+class _Registered:
+    fn: Predicate
+    invariant: bool
+    check_args: ArgCheck | None
+
+
+_PREDICATES: dict[str, _Registered] = {}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
 _HHMM = re.compile(r"(\d{1,2}):(\d{2})(?:\s*([AaPp])\.?[Mm]\.?)?")
 
 
-def predicate(name: str, *, invariant: bool = False) -> Callable[[Predicate], Predicate]:
+def predicate(name: str, *, invariant: bool = False,
+              check_args: ArgCheck | None = None) -> Callable[[Predicate], Predicate]:
     """Register a predicate under ``name`` (a UsageError if the name is taken by another function).
 
     ``invariant=True`` marks a check of something that must hold throughout (no crash dialog, an app
     still installed) rather than a change the goal brings about: holding before the run is then
     expected, and the vacuity rule ("already true before the run proves nothing") does not apply.
+    ``check_args`` validates a check's arguments when the test is collected.
     """
     if not _NAME.fullmatch(name):
         raise UsageError(f"predicate name {name!r} must match {_NAME.pattern}")
 
     def register(fn: Predicate) -> Predicate:
         existing = _PREDICATES.get(name)
-        same = getattr(existing, "__qualname__", None) == getattr(fn, "__qualname__", "")
-        if existing is not None and not same:
-            raise UsageError(f"predicate {name!r} is already registered ({existing!r})")
-        _PREDICATES[name] = fn
-        if invariant:
-            _INVARIANTS.add(name)
-        else:
-            _INVARIANTS.discard(name)
+        if existing is not None and existing.fn.__qualname__ != fn.__qualname__:
+            raise UsageError(f"predicate {name!r} is already registered ({existing.fn!r})")
+        _PREDICATES[name] = _Registered(fn, invariant, check_args)
         return fn
 
     return register
 
 
-def get_predicate(name: str) -> Predicate:
-    """The registered predicate, or a UsageError naming the known ones."""
+def _registered(name: str) -> _Registered:
     try:
         return _PREDICATES[name]
     except KeyError:
@@ -90,23 +98,42 @@ def get_predicate(name: str) -> Predicate:
         raise UsageError(f"unknown probe predicate {name!r} (known: {known})") from None
 
 
+def get_predicate(name: str) -> Predicate:
+    """The registered predicate, or a UsageError naming the known ones."""
+    return _registered(name).fn
+
+
 def is_invariant(check: ProbeCheck) -> bool:
     """Whether ``check``'s predicate states an invariant (exempt from the vacuity rule)."""
-    return check.name in _INVARIANTS
+    entry = _PREDICATES.get(check.name)
+    return entry is not None and entry.invariant
 
 
 def validate_check(check: ProbeCheck, table: ProbeTable | None = None) -> None:
-    """Raise ProbeRefused/UsageError unless the probe is in the table and the predicate is registered."""
+    """Raise ProbeRefused/UsageError unless the probe is in the table, the predicate is registered and
+    its arguments are valid (the plugin calls this at collection, for each test's markers)."""
     (table or DEFAULT_PROBES).validate(check.probe)
-    get_predicate(check.name)
+    entry = _registered(check.name)
+    if entry.check_args is not None:
+        entry.check_args(check.args)
+
+
+def _param(value: object) -> str:
+    """A probe parameter as given; a non-string becomes a marked text the probe table refuses."""
+    return value if isinstance(value, str) else f"<not a string: {value!r}>"
+
+
+def _arg(value: object) -> ProbeParam:
+    """A predicate argument as given (anything but str/int/bool/None kept as its repr, refused later)."""
+    return value if value is None or isinstance(value, str | int | bool) else repr(value)
 
 
 def _check(kind: str, params: dict[str, str], name: str, args: dict[str, ProbeParam],
            description: str) -> ProbeCheck:
-    check = ProbeCheck(probe=ProbeSpec(kind=kind, params=params), name=name, args=args,
-                       description=description)
-    validate_check(check)
-    return check
+    """A ready check, built without validating: a bad argument must not break the test module's import,
+    it is reported under the test's id when the test is collected (``validate_check``)."""
+    return ProbeCheck(probe=ProbeSpec(kind=kind, params=params), name=name, args=args,
+                      description=description)
 
 
 # -- ready checks ------------------------------------------------------------------------------
@@ -122,11 +149,14 @@ def setting(ns: str, key: str, equals: ProbeParam = None) -> ProbeCheck:
     the setting merely has a value."""
     expected = _setting_text(equals)
     text = f"settings {ns}/{key} == {expected!r}" if expected is not None else f"settings {ns}/{key} is set"
-    return _check("setting", {"ns": ns, "key": key}, "setting_equals", {"equals": expected}, text)
+    return _check("setting", {"ns": _param(ns), "key": _param(key)}, "setting_equals",
+                  {"equals": expected}, text)
 
 
 def normalize_hhmm(text: str) -> str:
-    """``7:30``, ``07:30``, ``7:30 PM`` → ``07:30``/``19:30`` (24-hour ``HH:MM``); ValueError otherwise."""
+    """``7:30``, ``07:30``, ``7:30 PM`` → ``07:30``/``19:30`` (24-hour ``HH:MM``); UsageError otherwise."""
+    if not isinstance(text, str):
+        raise UsageError(f"alarm time {text!r} is not a string")
     m = _HHMM.fullmatch(text.strip())
     if m is None:
         raise UsageError(f"alarm time {text!r} is not HH:MM (optionally with AM/PM)")
@@ -146,9 +176,18 @@ def alarm_set(time: str, enabled: bool = True) -> ProbeCheck:
     Read from ``dumpsys alarm``: its DeskClock listing when printed; otherwise only scheduled alarms
     are visible and ``enabled=False`` checks that no alarm is scheduled at that time.
     """
-    hhmm = normalize_hhmm(time)
+    try:
+        hhmm: ProbeParam = normalize_hhmm(time)
+    except UsageError:
+        hhmm = _arg(time)
     text = f"an enabled alarm is set for {hhmm}" if enabled else f"the {hhmm} alarm is disabled"
-    return _check("alarms", {}, "alarm_set", {"time": hhmm, "enabled": enabled}, text)
+    return _check("alarms", {}, "alarm_set", {"time": hhmm, "enabled": _arg(enabled)}, text)
+
+
+def _alarm_args(args: Mapping[str, ProbeParam]) -> None:
+    normalize_hhmm(args.get("time"))  # type: ignore[arg-type]
+    if not isinstance(args.get("enabled", True), bool):
+        raise UsageError(f"alarm_set: enabled= must be True or False, got {args.get('enabled')!r}")
 
 
 CONTACTS_URI = "content://com.android.contacts/data/phones"
@@ -156,23 +195,32 @@ CONTACTS_URI = "content://com.android.contacts/data/phones"
 
 def contact_exists(name: str | None = None, phone: str | None = None) -> ProbeCheck:
     """A contact with this display name (case-insensitive) and/or phone number (digits compared) exists."""
-    if not name and not phone:
-        raise UsageError("contact_exists needs name= or phone=")
     wanted = [f"name {name!r}" if name else "", f"phone {phone!r}" if phone else ""]
     params = {"uri": CONTACTS_URI, "projection": "display_name:data1"}
-    return _check("content", params, "contact_exists", {"name": name, "phone": phone},
+    return _check("content", params, "contact_exists", {"name": _arg(name), "phone": _arg(phone)},
                   f"a contact with {' and '.join(w for w in wanted if w)} exists")
 
 
-def _package(package: str) -> str:
-    if not re.fullmatch(PACKAGE_PATTERN, package):
+def _contact_args(args: Mapping[str, ProbeParam]) -> None:
+    name, phone = args.get("name"), args.get("phone")
+    if not name and not phone:
+        raise UsageError("contact_exists needs name= or phone=")
+    for what, value in (("name", name), ("phone", phone)):
+        if value is not None and not isinstance(value, str):
+            raise UsageError(f"contact_exists: {what}= must be a string, got {value!r}")
+    if phone is not None and not re.sub(r"\D", "", str(phone)):
+        raise UsageError(f"contact_exists: phone={phone!r} has no digits")
+
+
+def _package_args(args: Mapping[str, ProbeParam]) -> None:
+    package = args.get("package")
+    if not isinstance(package, str) or not re.fullmatch(PACKAGE_PATTERN, package):
         raise UsageError(f"not an Android package name: {package!r}")
-    return package
 
 
 def foreground(package: str) -> ProbeCheck:
     """``package`` owns the top resumed activity."""
-    return _check("foreground", {}, "foreground_is", {"package": _package(package)},
+    return _check("foreground", {}, "foreground_is", {"package": _arg(package)},
                   f"{package} is in the foreground")
 
 
@@ -183,7 +231,7 @@ def no_error_dialog() -> ProbeCheck:
 
 def package_installed(package: str) -> ProbeCheck:
     """``package`` is installed."""
-    return _check("packages", {}, "package_installed", {"package": _package(package)},
+    return _check("packages", {}, "package_installed", {"package": _arg(package)},
                   f"{package} is installed")
 
 
@@ -229,7 +277,7 @@ def _deskclock_evidence(alarm: Mapping[str, JsonValue]) -> str:
     return f"DeskClock alarm id={alarm.get('id')} {alarm.get('hhmm')} {state} label={alarm.get('label')!r}"
 
 
-@predicate("alarm_set")
+@predicate("alarm_set", check_args=_alarm_args)
 def alarm_is_set(parsed: JsonValue, /, *, time: ProbeParam = None, enabled: ProbeParam = True,
                  **_: ProbeParam) -> ProbeJudgement:
     """An alarm at ``time`` exists with the wanted ``enabled`` state.
@@ -280,7 +328,7 @@ def _matching_contacts(parsed: JsonValue, name: ProbeParam, phone: ProbeParam) -
     return found
 
 
-@predicate("contact_exists")
+@predicate("contact_exists", check_args=_contact_args)
 def contact_row_exists(parsed: JsonValue, /, *, name: ProbeParam = None, phone: ProbeParam = None,
                        **_: ProbeParam) -> ProbeJudgement:
     """A content row whose display name and/or phone number match."""
@@ -299,7 +347,7 @@ def contact_row_exists(parsed: JsonValue, /, *, name: ProbeParam = None, phone: 
                                                  f"(contacts: {names})")
 
 
-@predicate("foreground_is")
+@predicate("foreground_is", check_args=_package_args)
 def foreground_is(parsed: JsonValue, /, *, package: ProbeParam = None, **_: ProbeParam) -> ProbeJudgement:
     """The resumed activity belongs to ``package``."""
     data = _dict(parsed)
@@ -319,7 +367,7 @@ def no_error_dialog_focused(parsed: JsonValue, /, **_: ProbeParam) -> ProbeJudge
                           facts=(str(data.get("window")),) if dialog else ())
 
 
-@predicate("package_installed")
+@predicate("package_installed", check_args=_package_args)
 def has_package(parsed: JsonValue, /, *, package: ProbeParam = None, **_: ProbeParam) -> ProbeJudgement:
     """``package`` is in the installed package list."""
     packages = _dict(parsed).get("packages")

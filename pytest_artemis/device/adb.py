@@ -16,11 +16,12 @@ from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
 from PIL import Image, UnidentifiedImageError
 
 from pytest_artemis.contracts import ProbeResult, ProbeSpec
+from pytest_artemis.contracts.probe_outputs import PACKAGE_PATTERN
 
 from .base import KEYCODES, Capture, DeviceInfo, Hierarchy
 from .errors import DeviceCommandFailed, DeviceError, DeviceTimeout, DeviceUnavailable
 from .hierarchy import HierarchyParseError, parse_hierarchy
-from .probes import DEFAULT_PROBES, PACKAGE_PATTERN, ProbeTable
+from .probes import DEFAULT_PROBES, ProbeTable
 from .wire import AdbWire, ServiceRefused
 
 _EXIT_MARK = b"__ARTEMIS_EXIT__:"

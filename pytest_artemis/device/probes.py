@@ -156,7 +156,6 @@ class ProbeTable:
 
 
 _IDENT = r"[A-Za-z0-9_.:-]{1,128}"
-PACKAGE_PATTERN = r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+"
 #: ``content://authority/path`` with plain path segments only (no query string, no fragment).
 CONTENT_URI = r"content://[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*"
 

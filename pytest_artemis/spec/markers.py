@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from pytest_artemis.contracts import CheckItem, CheckKind, ProbeCheck, TaskSpec, UsageError
+from pytest_artemis.contracts.probe_outputs import PACKAGE_PATTERN
 
 if TYPE_CHECKING:
     from _pytest.mark.structures import Mark
@@ -92,8 +94,8 @@ def build_spec(
 ) -> TaskSpec:
     """A TaskSpec from a goal and check items; duplicate items are a usage error."""
     goal = _text(goal, "goal")
-    if app is not None and (not isinstance(app, str) or not app.strip()):
-        raise UsageError(f"goal: app= must be a package name, got {app!r}")
+    if app is not None and (not isinstance(app, str) or not re.fullmatch(PACKAGE_PATTERN, app)):
+        raise UsageError(f"goal: app= must be an Android package name like com.example.app, got {app!r}")
     if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int)
                                   or max_steps < 1):
         raise UsageError(f"goal: max_steps= must be a positive int, got {max_steps!r}")

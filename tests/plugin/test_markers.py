@@ -27,10 +27,20 @@ CASES = {
     "unknown_argument": ('@pytest.mark.goal("g", timeout=3)', "unexpected keyword argument 'timeout'"),
     "duplicate_check": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x")\n@pytest.mark.verify("x")',
                         "declared twice"),
+    "ready_check_bad_key": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", probe=probes.setting("global", '
+                            '"x; reboot"))', "parameter key='x; reboot' contains whitespace"),
+    "ready_check_bad_time": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", probe=probes.alarm_set("25:00"))',
+                             "alarm time '25:00' is out of range"),
+    "ready_check_bad_package": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", '
+                                'probe=probes.foreground("not a package"))', "not an Android package name"),
+    "ready_check_no_contact": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", probe=probes.contact_exists())',
+                               "contact_exists needs name= or phone="),
+    "goal_bad_app": ('@pytest.mark.goal("g", app="Clock app")', "app= must be an Android package name"),
 }
 
 HEADER = '''
 import pytest
+from pytest_artemis import probes
 from pytest_artemis.contracts import ProbeCheck, ProbeSpec
 
 REFUSED = ProbeCheck(probe=ProbeSpec(kind="setting", params={"ns": "system;reboot", "key": "k"}),
@@ -49,7 +59,10 @@ def test_each_marker_mistake_is_a_collection_error_naming_the_node_id(suite):
     # The device option points nowhere: a run (or a lease) would fail differently than collection does.
     result, cases = run_junit(suite, "--artemis-device=emulator-0000", "--artemis-adb-server=127.0.0.1:1")
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines(["*Interrupted: 12 errors during collection*"])
+    result.stdout.fnmatch_lines([f"*Interrupted: {len(CASES) + 1} errors during collection*"])
+    # The module imports: its valid test is still collected, and no traceback points into the plugin.
+    assert "Traceback" not in result.stdout.str() and "pytest_artemis/" not in result.stdout.str()
+    suite.runpytest("--collect-only", "-q").stdout.fnmatch_lines(["test_bad.py::test_valid"])
     result.stdout.fnmatch_lines(
         ["*test_bad.py::test_no_fixture: a goal marker, but the test does not request the `artemis` fixture*"]
     )
