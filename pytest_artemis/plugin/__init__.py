@@ -16,6 +16,7 @@ from .options import ArtemisOptions, add_options, options_key, resolve_config
 from .reports import Reports
 from .result import Artemis
 from .runner import RunResult
+from .settings import RunSettings, session_settings, session_settings_key
 
 _PARTS = (
     (markers, "artemis.markers"),
@@ -40,6 +41,7 @@ def pytest_configure(config: pytest.Config) -> None:
     register_markers(config)
     options = resolve_config(config)
     config.stash[options_key] = options
+    config.stash[session_settings_key] = session_settings(options)
     config.stash[probe_table_key] = build_probe_table(config)
     workerinput = getattr(config, "workerinput", None)
     config.stash[farm_key] = DeviceFarm(options, workerinput, worker_id(config))
@@ -70,4 +72,4 @@ def artemis_options(config: pytest.Config) -> ArtemisOptions:
     return config.stash[options_key]
 
 
-__all__ = ["Artemis", "ArtemisOptions", "RunResult", "artemis_options", "configured_models"]
+__all__ = ["Artemis", "ArtemisOptions", "RunResult", "RunSettings", "artemis_options", "configured_models"]

@@ -1,4 +1,5 @@
-"""Fixtures: ``artemis_device`` (session lease) → ``artemis_model`` (overridable) → ``artemis`` (the run)."""
+"""Fixtures: ``artemis_device`` (session lease), ``artemis_model`` and ``artemis_settings`` (overridable) →
+``artemis`` (the run)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from .options import ArtemisOptions, options_key
 from .outcomes import raise_in_setup
 from .result import Artemis
 from .runner import artifacts_dir_for, run_for_item
+from .settings import RunSettings, item_settings, session_settings_key, settings_key, settings_marks
 
 if TYPE_CHECKING:
     from pytest_artemis.device.base import Device
@@ -86,7 +88,24 @@ def artemis_model(pytestconfig: pytest.Config) -> ModelSet:
 
 
 @pytest.fixture
-def artemis(request: pytest.FixtureRequest, artemis_device: Device, artemis_model: ModelSet) -> Artemis:
+def artemis_settings(pytestconfig: pytest.Config) -> RunSettings:
+    """The run settings of the tests in scope: the session's ``--artemis-*`` options by default.
+
+    Override it (conftest or module) to change them for those tests, the way pytest-playwright layers
+    ``browser_context_args``; a test's ``@pytest.mark.artemis(...)`` still applies on top::
+
+        @pytest.fixture
+        def artemis_settings(artemis_settings):
+            return artemis_settings.replace(max_steps=8, final_check=False)
+    """
+    return pytestconfig.stash[session_settings_key]
+
+
+@pytest.fixture
+def artemis(
+    request: pytest.FixtureRequest, artemis_device: Device, artemis_model: ModelSet,
+    artemis_settings: RunSettings,
+) -> Artemis:
     """Runs the test's ``goal`` (markers) on the leased device in setup and returns the result.
 
     BLOCKED and ERROR are raised here (setup: JUnit ``<error>``); FAILED and UNCHECKED are applied
@@ -95,13 +114,16 @@ def artemis(request: pytest.FixtureRequest, artemis_device: Device, artemis_mode
     item = request.node
     options = request.config.stash[options_key]
     set_properties(item, {"artemis.device": artemis_device.serial})
-    result = Artemis(item, artemis_device, artemis_model, options)
     try:
+        settings = item_settings(artemis_settings, settings_marks(item))
         spec = item.stash[spec_key] if spec_key in item.stash else item_spec(item)
     except UsageError as exc:
-        pytest.fail(str(exc), pytrace=False)
+        pytest.fail(f"ERROR: {exc}", pytrace=False)
+    item.stash[settings_key] = settings
+    result = Artemis(item, artemis_device, artemis_model, options, settings)
     if spec is not None:
-        run = result.add_run(run_for_item(item, spec, artemis_device, artemis_model, options, when="setup"))
+        run = result.add_run(run_for_item(item, spec, artemis_device, artemis_model, options, settings,
+                                          when="setup"))
         raise_in_setup(run.judgement)
     return result
 

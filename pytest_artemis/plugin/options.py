@@ -90,6 +90,24 @@ OPTIONS: tuple[OptionDef, ...] = (
     OptionDef("recordings", "Directory of replay recordings (one file per test; commit it next to "
               "your tests to share it between CI machines).", default=".artemis-recordings",
               metavar="DIR"),
+    OptionDef("checkpoint_max_repairs", "How often one failed `verify` checkpoint sends the agent back to "
+              "repair before the item stays failed.", kind="int", default=2),
+    OptionDef("final_check_max_attempts", "Final-check rounds: unmet `verify` items at exit send the agent "
+              "back until this many rounds were judged.", kind="int", default=3),
+    OptionDef("check_concurrency", "Checks that may run at the same time while the agent works.",
+              kind="int", default=3),
+    OptionDef("same_finding_limit", "Stop the run (BLOCKED) when the same finding comes back this many "
+              "times.", kind="int", default=3),
+    OptionDef("no_effect_limit", "Stop the run (BLOCKED) after this many turns in a row that change "
+              "nothing on screen.", kind="int", default=4),
+    OptionDef("history_window", "Recent steps summarized in the operator's context each turn.", kind="int",
+              default=5),
+    OptionDef("image_max_side", "Longest side, in pixels, of the screenshots sent to the models.",
+              kind="int", default=1280),
+    OptionDef("no_checker_probes", "Do not give the checker model the read-only `probe_device` tool.",
+              kind="flag", default=False),
+    OptionDef("checker_max_iterations", "Checker rounds per judgement (evidence requests, then verdicts).",
+              kind="int", default=3),
 )
 
 
@@ -120,6 +138,15 @@ class ArtemisOptions:
     sim_seed: int
     replay: Literal["off", "auto", "only", "record"]
     recordings: Path
+    checkpoint_max_repairs: int
+    final_check_max_attempts: int
+    check_concurrency: int
+    same_finding_limit: int
+    no_effect_limit: int
+    history_window: int
+    image_max_side: int
+    no_checker_probes: bool
+    checker_max_iterations: int
     sources: Mapping[str, Source] = field(default_factory=dict, repr=False)
 
     def header_lines(self) -> list[str]:
@@ -211,10 +238,15 @@ def _resolve_one(
     return opt.default, "default"
 
 
+_AT_LEAST = {"max_steps": 1, "checkpoint_max_repairs": 0, "final_check_max_attempts": 1,
+             "check_concurrency": 1, "same_finding_limit": 1, "no_effect_limit": 1, "history_window": 0,
+             "image_max_side": 64, "checker_max_iterations": 1}
+
+
 def _check_values(values: Mapping[str, OptionValue]) -> None:
-    for name in ("max_steps",):
-        if int(values[name] or 0) < 1:
-            raise pytest.UsageError(f"--artemis-{name.replace('_', '-')} must be at least 1")
+    for name, least in _AT_LEAST.items():
+        if int(values[name] or 0) < least:
+            raise pytest.UsageError(f"--artemis-{name.replace('_', '-')} must be at least {least}")
     for name in ("check_timeout", "settle_timeout", "time_budget"):
         value = values[name]
         if value is not None and float(value) <= 0:
@@ -248,6 +280,9 @@ def render_markdown() -> str:
         default = "" if opt.default is None else f"`{opt.default}`"
         lines.append(f"| `{flag}` | `{opt.env}` | `{opt.ini}` | {default} | {opt.help} |")
     lines.append("")
+    from .settings import render_markdown as settings_section  # it builds on these options
+
+    lines.extend(settings_section())
     return "\n".join(lines)
 
 

@@ -111,7 +111,7 @@ def _unchecked_message(items: tuple[ItemSummary, ...]) -> str:
 
 
 def raise_in_call(judgement: Judgement, unchecked: UncheckedMode) -> None:
-    """Raise the call-phase outcome of a judgement (FAILED/UNCHECKED); return for PASSED."""
+    """Raise the call-phase outcome of a judgement (FAILED/UNCHECKED); return for the other words."""
     if judgement.word == "FAILED":
         _fail(judgement.message)
     if judgement.word == "UNCHECKED":
@@ -120,9 +120,6 @@ def raise_in_call(judgement: Judgement, unchecked: UncheckedMode) -> None:
         if unchecked == "fail":
             _fail(judgement.message.replace("UNCHECKED:", "UNCHECKED (strict):", 1))
         pytest.xfail(judgement.message)
-    if judgement.phase == "setup":
-        # A run started from the test body (artemis.run) reports BLOCKED/ERROR here, as a failure.
-        _fail(judgement.message)
 
 
 def worst(judgements: Iterable[Judgement]) -> Judgement | None:
@@ -135,15 +132,20 @@ _RANK: dict[Word, int] = {"FAILED": 0, "ERROR": 1, "BLOCKED": 2, "UNCHECKED": 3,
 
 
 def report_word(
-    judgement: Judgement | None, when: str, outcome: str, wasxfail: bool, ours: bool
+    judgement: Judgement | None, when: str, outcome: str, wasxfail: bool, ours: bool, deferred: bool = False
 ) -> str | None:
     """The ``artemis.outcome`` property of a test after one of its reports (None: leave it as is).
 
     ``ours``: the report's exception was raised by the plugin (not by the test body or a fixture).
+    ``deferred``: a run from the test body ended BLOCKED/ERROR, which is reported after the body.
     The property is the run's word where it decided the report (UNCHECKED also when
     ``--artemis-unchecked=skip`` made it a plain skip), else what pytest reports.
     """
+    if deferred and when == "call" and outcome == "passed":
+        return judgement.word if judgement is not None else None
     if outcome == "failed":
+        if when == "teardown" and deferred and ours and judgement is not None:
+            return judgement.word
         if when == "call":
             strict_unchecked = judgement is not None and judgement.word == "UNCHECKED"
             return judgement.word if judgement is not None and ours and not strict_unchecked else "FAILED"
@@ -160,8 +162,11 @@ def status_for(
     """``pytest_report_teststatus`` answer: our word inside pytest's own category, or None."""
     if word == "BLOCKED" and when == "setup" and outcome == "failed":
         return "error", "B", ("BLOCKED", {"red": True, "bold": True})
-    if word == "BLOCKED" and when == "call" and outcome == "failed":
-        return "failed", "B", ("BLOCKED", {"red": True, "bold": True})
+    if word in ("BLOCKED", "ERROR") and when == "call" and outcome == "passed":
+        return "", "", ("", {})  # the body's run is reported as an error after it, in teardown
+    if word in ("BLOCKED", "ERROR") and when == "teardown" and outcome == "failed":
+        letter = "B" if word == "BLOCKED" else "E"
+        return "error", letter, (word, {"red": True, "bold": True})
     if word == "UNCHECKED" and when == "call" and outcome == "skipped" and wasxfail:
         return "xfailed", "u", ("UNCHECKED", {"yellow": True})
     if word == "ERROR" and when in ("call", "???") and outcome == "failed":
@@ -171,6 +176,8 @@ def status_for(
 
 judgements_key = pytest.StashKey[list[Judgement]]()
 """The judgements of an item's runs (setup run first, then ``artemis.run()`` calls)."""
+deferred_key = pytest.StashKey[Judgement]()
+"""A BLOCKED/ERROR judgement of a run from the test body, raised once the body's fixtures are torn down."""
 
 
 def raise_in_setup(judgement: Judgement) -> None:
@@ -184,10 +191,24 @@ def pytest_runtest_call(item: pytest.Item) -> object:
     """After the body: apply the runs' verdicts. A failure in the body propagates first and wins."""
     result = yield
     judgement = worst(item.stash.get(judgements_key, []))
-    if judgement is not None and judgement.word != "PASSED":
-        from .options import options_key
+    if judgement is not None and judgement.phase == "setup":
+        # Only a run from the body gets here BLOCKED/ERROR (the fixture's own run raised in setup). An
+        # error is not a failure: it is raised after the body, in teardown, where pytest reports errors.
+        item.stash[deferred_key] = judgement
+    elif judgement is not None and judgement.word != "PASSED":
+        from .settings import settings_key
 
-        raise_in_call(judgement, item.config.stash[options_key].unchecked)
+        raise_in_call(judgement, item.stash[settings_key].unchecked)
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """After the fixtures are torn down: the BLOCKED/ERROR of a run from the test body, as an error."""
+    result = yield
+    judgement = item.stash.get(deferred_key, None)
+    if judgement is not None:
+        _fail(judgement.message)
     return result
 
 
@@ -200,7 +221,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if props_key in item.stash:
         ours = call.excinfo is not None and isinstance(call.excinfo.value, ArtemisOutcome)
         word = report_word(worst(item.stash.get(judgements_key, [])), report.when, report.outcome,
-                           hasattr(report, "wasxfail"), ours)
+                           hasattr(report, "wasxfail"), ours, deferred_key in item.stash)
         if word is not None:
             set_report_word(item, report, word)
     return report

@@ -14,6 +14,7 @@ from pytest_artemis.spec.markers import build_spec
 from .options import ArtemisOptions
 from .outcomes import judgements_key
 from .runner import RunResult, run_for_item
+from .settings import RunSettings
 
 if TYPE_CHECKING:
     from pytest_artemis.device.base import Device
@@ -28,10 +29,15 @@ class Artemis:
     describe the latest run. Without any run they are None / empty.
     """
 
-    def __init__(self, item: pytest.Item, device: Device, models: ModelSet, options: ArtemisOptions) -> None:
+    def __init__(
+        self, item: pytest.Item, device: Device, models: ModelSet, options: ArtemisOptions,
+        settings: RunSettings,
+    ) -> None:
         self._item = item
         self._models = models
         self._options = options
+        self.settings: RunSettings = settings
+        """The settings this test's runs use (session options, ``artemis_settings``, ``artemis`` marker)."""
         self.device: Device = device
         """The leased device (``.serial``, ``.probe(kind, **params)``, ``.screenshot()`` …)."""
         self.runs: list[RunResult] = []
@@ -75,7 +81,7 @@ class Artemis:
         except UsageError as exc:
             pytest.fail(f"artemis.run(): {exc}", pytrace=False)
         return self.add_run(run_for_item(self._item, spec, self.device, self._models, self._options,
-                                         when="call"))
+                                         self.settings, when="call"))
 
     def add_run(self, result: RunResult) -> RunResult:
         """Record a finished run (the fixture's setup run, or one from ``run()``); its verdict counts."""

@@ -1,4 +1,4 @@
-"""One run for one test: RunConfig from options, the journal, the observer, ``run_task``, the judgement."""
+"""One run for one test: RunConfig from its settings, the journal, the observer, run_task, the judgement."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from .junit import add_section, outcome_properties, section_text, set_properties
 from .options import ArtemisOptions
 from .outcomes import Judgement, judge
 from .progress import Progress
+from .settings import RunSettings
 from .timeout import run_deadline
 
 if TYPE_CHECKING:
@@ -34,21 +35,6 @@ def artifacts_dir_for(options: ArtemisOptions, nodeid: str) -> Path:
     if len(name) > 120:
         name = f"{name[:100]}-{uuid.uuid5(uuid.NAMESPACE_URL, nodeid).hex[:12]}"
     return (options.artifacts / name).resolve()
-
-
-def run_config(options: ArtemisOptions, deadline: float | None) -> RunConfig:
-    """The engine's RunConfig from the resolved options."""
-    from pytest_artemis.engine.config import RunConfig
-
-    return RunConfig(
-        max_steps=options.max_steps,
-        midway_checks=not options.no_midway_checks,
-        final_check=not options.no_final_check,
-        assert_policy=options.assert_policy,
-        check_timeout_s=options.check_timeout,
-        settle_timeout_s=options.settle_timeout,
-        deadline=deadline,
-    )
 
 
 @dataclass(frozen=True)
@@ -108,9 +94,10 @@ def _header(spec: TaskSpec, device: Device, models: ModelSet, config: RunConfig)
 
 def run_for_item(
     item: pytest.Item, spec: TaskSpec, device: Device, models: ModelSet, options: ArtemisOptions,
-    *, when: str,
+    settings: RunSettings, *, when: str,
 ) -> RunResult:
-    """Run ``spec`` for ``item``, then record properties, the report section and the hooks.
+    """Run ``spec`` for ``item`` with the test's ``settings``, then record properties, the report section
+    and the hooks.
 
     Properties and the ``stdout [artemis]`` section are written before returning, so they are there
     whatever the caller raises next.
@@ -118,7 +105,7 @@ def run_for_item(
     from pytest_artemis.engine import run_task
     from pytest_artemis.store import Redactor, RunJournal
 
-    config = run_config(options, run_deadline(item, options.time_budget))
+    config = settings.run_config(run_deadline(item, settings.time_budget))
     redactor = Redactor.from_environment()
     redactor.add(options.api_key)
     header = _header(spec, device, models, config)

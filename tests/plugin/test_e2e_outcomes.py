@@ -151,3 +151,24 @@ def test_scripted_model_stands_in_only_when_no_model_is_configured(pytester):
     ''')
     pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
     pytester.runpytest("-p", "no:cacheprovider", "--artemis-model=openai/gpt-4o").assert_outcomes(passed=1)
+
+
+def test_a_blocked_run_from_the_body_is_an_error_like_the_fixtures_run(suite):
+    suite.makepyfile(test_body_blocked='''
+        from pytest_artemis import verify
+
+        def test_body_blocked(artemis):
+            result = artemis.run("Do the thing", checks=[verify("FAIL: the thing is done")])
+            assert result.word == "BLOCKED"
+
+        def test_body_error(artemis):
+            artemis.run("Do the thing [model-down]", checks=[verify("PASS: the thing is done")])
+    ''')
+    result, cases = run_junit(suite, "--artemis-device=sim", "-v")
+    result.assert_outcomes(errors=2)
+    result.stdout.fnmatch_lines_random(["*test_body_blocked BLOCKED*", "*test_body_error ERROR*"])
+    blocked, error = cases["test_body_blocked"], cases["test_body_error"]
+    assert blocked.result == "error" and "BLOCKED: task blocked" in blocked.message
+    assert blocked.props["artemis.outcome"] == "BLOCKED"
+    assert error.result == "error" and "infrastructure failure (model)" in error.message
+    assert error.props["artemis.outcome"] == "ERROR"

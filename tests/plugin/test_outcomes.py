@@ -120,11 +120,21 @@ def test_worst_of_several_runs():
         (None, "teardown", "failed", False, False, "ERROR"),
         (None, "teardown", "passed", False, False, None),
         (Judgement("PASSED"), "call", "passed", False, False, "PASSED"),
-        (Judgement("BLOCKED", "b"), "call", "failed", False, True, "BLOCKED"),  # artemis.run() in the body
+        (Judgement("BLOCKED", "b"), "call", "failed", False, True, "BLOCKED"),
     ],
 )
 def test_report_word(judgement, when, outcome_, wasxfail, ours, word):
     assert report_word(judgement, when, outcome_, wasxfail, ours) == word
+
+
+@pytest.mark.parametrize("word", ["BLOCKED", "ERROR"])
+def test_a_body_run_that_cannot_reach_its_goal_is_an_error_after_the_body(word):
+    """artemis.run() from the body: the call report stays silent, the teardown report is the error."""
+    judgement = Judgement(word, "m")  # type: ignore[arg-type]
+    assert report_word(judgement, "call", "passed", False, False, deferred=True) == word
+    assert report_word(judgement, "teardown", "failed", False, True, deferred=True) == word
+    assert status_for("call", "passed", word, False) == ("", "", ("", {}))
+    assert status_for("teardown", "failed", word, False)[:2] == ("error", word[0])
 
 
 def test_teststatus_keeps_pytest_categories():
