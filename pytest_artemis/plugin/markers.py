@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING
 import pytest
 from _pytest.mark.structures import Mark
 
+from pytest_artemis.contracts import UsageError
 from pytest_artemis.spec.markers import MARKER_NAMES, MarkerError, spec_from_marks
+
+from .settings import item_settings, session_settings_key, settings_marks
 
 if TYPE_CHECKING:
     from pytest_artemis.contracts import TaskSpec
@@ -24,6 +27,8 @@ MARKER_LINES = (
     "verify(text, *, when='complete', subgoal=None, probe=None, visual=False): a completion criterion; "
     "unmet at the end -> BLOCKED",
     "assert_(text, *, when='complete', subgoal=None, probe=None, visual=False): a test assertion; failed -> FAILED",
+    "artemis(**settings): this test's run settings, e.g. artemis(max_steps=8, final_check=False, "
+    "unchecked='fail'); names as in pytest_artemis.RunSettings",
 )
 
 
@@ -96,6 +101,11 @@ def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | py
                   "`artemis` fixture that runs it (add an `artemis` argument)"
         return InvalidMarkers.from_parent(collector, name=item.name, message=message)
     item.stash[spec_key] = spec
+    try:
+        item_settings(item.config.stash[session_settings_key], settings_marks(item))
+    except UsageError as exc:
+        return InvalidMarkers.from_parent(collector, name=item.name, message=f"artemis marker error: "
+                                          f"{item.nodeid}: {exc}")
     return item
 
 
