@@ -1,13 +1,15 @@
-"""Harness overhead per step: wall time minus device time minus (known) model time, on the simulated phone.
+"""A step on the simulated phone against the raw-protocol floor, measured in the same run; harness overhead.
 
-    python benchmarks/bench_overhead.py [--steps 20] [--latency 0.5] [--runs 2] [--in-process-sim] [--profile]
+    python benchmarks/bench_overhead.py [--steps 20] [--runs 5] [--latency 0] [--in-process-sim] [--profile]
 
-A scripted model whose every reply is ``await asyncio.sleep(latency)`` drives the simulated phone
-(SimServer, in a separate process by default, as a real phone would be) through ``run_task`` for N steps.
-Device time is the wall time spent inside Device calls (a timing proxy around ``AdbDevice``: it includes
-the client-side PNG decode and hierarchy parse). Overhead = wall − device − model, per step and as a share
-of wall time. The breakdown table times each per-step harness part in isolation on a real captured screen;
-``--profile`` adds a cProfile of the event-loop thread (top functions by own time).
+A scripted model (every reply ``await asyncio.sleep(latency)``, instant by default) drives the simulated
+phone (SimServer, in a separate process by default, as a real phone would be) through ``run_task`` for N
+steps; every step shows a new screen. Device time is the wall time inside Device calls (a timing proxy
+around ``AdbDevice``: it includes the client's PNG CRC check and hierarchy parse). After each run, the run's
+device calls are replayed as bare ``exec:`` services over plain sockets on a second phone of the same seed
+(``rawfloor.py``): the floor. Reported: device time / floor (target <= 1.3), overhead = wall - device -
+model per step (target <= 15 ms), and step wall / floor. The breakdown table times each per-step harness
+part in isolation on a real captured screen; ``--profile`` adds a cProfile of the event-loop thread.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ import pstats
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
+from rawfloor import replay
 from simrun import Measured, run_once
 from simserver import sim_server
 
@@ -33,7 +35,7 @@ from pytest_artemis.device.hierarchy import parse_hierarchy
 from pytest_artemis.device.perception import Screen, meaningful, model_jpeg
 from pytest_artemis.store.journal import RunHeader, RunJournal
 
-TARGET_MS, TARGET_SHARE = 15.0, 2.0
+TARGET_MS, TARGET_FLOOR = 15.0, 1.3
 
 
 def _ms(fn: Callable[[], object], repeat: int = 20) -> float:
@@ -91,34 +93,23 @@ def _view(device: AdbDevice, capture, hierarchy, app: str | None = None):  # typ
                       foreground=app or device.current_app(), elements=meaningful(hierarchy.elements))
 
 
-def _table(rows: list[Measured], title: str) -> tuple[float, float]:
-    """Print one row per run; returns the median overhead (ms/step, % of wall)."""
-    print(f"-- {title}")
-    print(f"{'run':>3} {'steps':>5} {'calls':>5} {'wall s':>7} {'device s':>8} {'model s':>7} "
-          f"{'overhead s':>10} {'ms/step':>7} {'% wall':>6}")
-    per_step, share = [], []
-    for i, m in enumerate(rows, 1):
+def _table(rows: list[tuple[Measured, float]]) -> tuple[float, float, float, float]:
+    """One row per run; returns medians of (device/floor, overhead ms/step, wall/floor, round trips/step)."""
+    print(f"{'run':>3} {'steps':>5} {'trips':>5} {'wall s':>7} {'device s':>8} {'floor s':>7} {'model s':>7} "
+          f"{'wall ms/step':>12} {'device ms/step':>14} {'floor ms/step':>13} {'overhead ms/step':>16}")
+    ratio, over, wall_ratio, trips = [], [], [], []
+    for i, (m, floor) in enumerate(rows, 1):
         steps = m.outcome.steps
-        per_step.append(m.overhead_s / steps * 1000)
-        share.append(m.overhead_s / m.wall_s * 100)
-        print(f"{i:>3} {steps:>5} {sum(m.model_calls.values()):>5} {m.wall_s:7.2f} {m.device_s:8.2f} "
-              f"{m.model_s:7.2f} {m.overhead_s:10.3f} {per_step[-1]:7.1f} {share[-1]:6.2f}")
-    return statistics.median(per_step), statistics.median(share)
-
-
-@contextmanager
-def _stub_model_image(active: bool) -> Iterator[None]:
-    """Counterfactual: replace the per-step JPEG (decode, resize, encode) by a constant image."""
-    if not active:
-        yield
-        return
-    fixed = b"\xff\xd8\xff\xd9"
-    original = Screen.model_image
-    Screen.model_image = lambda self, max_side=1280: fixed  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        Screen.model_image = original  # type: ignore[method-assign]
+        calls = sum(m.device_calls.values())
+        ratio.append(m.device_s / floor)
+        over.append(m.overhead_s / steps * 1000)
+        wall_ratio.append(m.wall_s / floor)
+        trips.append(calls / steps)
+        print(f"{i:>3} {steps:>5} {calls:>5} {m.wall_s:7.2f} {m.device_s:8.2f} {floor:7.2f} {m.model_s:7.2f} "
+              f"{m.wall_s / steps * 1000:12.1f} {m.device_s / steps * 1000:14.1f} "
+              f"{floor / steps * 1000:13.1f} {over[-1]:16.1f}")
+    return (statistics.median(ratio), statistics.median(over), statistics.median(wall_ratio),
+            statistics.median(trips))
 
 
 def profiled(top: int) -> tuple[Callable[[Callable[[], object]], object], Callable[[], str]]:
@@ -139,41 +130,40 @@ def profiled(top: int) -> tuple[Callable[[Callable[[], object]], object], Callab
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--steps", type=int, default=20, help="operator turns per run (default 20)")
-    parser.add_argument("--latency", type=float, default=0.5, help="model reply latency in s (default 0.5)")
-    parser.add_argument("--runs", type=int, default=2, help="runs; the median is reported (default 2)")
+    parser.add_argument("--latency", type=float, default=0.0, help="model reply latency in s (default 0)")
+    parser.add_argument("--runs", type=int, default=5, help="runs; the median is reported (default 5)")
     parser.add_argument("--in-process-sim", action="store_true", help="serve the sim in this process")
-    parser.add_argument("--profile", action="store_true", help="cProfile the event-loop thread of run 1")
+    parser.add_argument("--profile", action="store_true", help="cProfile the event loop of an extra run")
     args = parser.parse_args()
-    rows: list[Measured] = []
-    stubbed_rows: list[Measured] = []
+    rows: list[tuple[Measured, float]] = []
     report = None
-    with sim_server(devices=1, in_process=args.in_process_sim) as server:
+    with sim_server(devices=2, in_process=args.in_process_sim) as server:
         for _ in range(args.runs):
-            for stubbed in (False, True):
-                with _stub_model_image(stubbed):
-                    m = run_once(server, steps=args.steps, latency_s=args.latency, midway_checks=False)
-                assert m.outcome.execution == "finished", m.outcome
-                (stubbed_rows if stubbed else rows).append(m)
+            m = run_once(server, steps=args.steps, latency_s=args.latency, midway_checks=False)
+            assert m.outcome.execution == "finished", m.outcome
+            # The same calls, bare, on the twin phone (which has walked the same screens so far).
+            rows.append((m, replay(server.host, server.port, server.serials[1], m.device_log)))
         if args.profile:  # an extra run: the profiler's own cost stays out of the figures above
             wrap, report_fn = profiled(25)
             run_once(server, steps=args.steps, latency_s=args.latency, midway_checks=False, wrap=wrap)
             report = report_fn()
         parts = breakdown(AdbDevice(server.serials[0], host=server.host, port=server.port))
-    print(f"{args.steps} steps, model latency {args.latency:g} s/call, {args.runs} run(s), "
-          f"sim {'in process' if args.in_process_sim else 'in a separate process'}")
-    ms, pct = _table(rows, "as shipped")
-    stub_ms, stub_pct = _table(stubbed_rows, "Screen.model_image stubbed (returns a fixed JPEG)")
-    device_ms = statistics.median(m.device_s / m.outcome.steps * 1000 for m in rows)
-    print(f"device calls per run: {rows[0].device_calls}; device time {device_ms:.0f} ms/step")
-    print(f"overhead {ms:.1f} ms/step (target <= {TARGET_MS:g}): {'met' if ms <= TARGET_MS else 'MISSED'}; "
-          f"{pct:.2f} % of wall (target <= {TARGET_SHARE:g} %): {'met' if pct <= TARGET_SHARE else 'MISSED'}")
-    print(f"without the model image: {stub_ms:.1f} ms/step, {stub_pct:.2f} % of wall "
-          f"(the JPEG costs {ms - stub_ms:.1f} ms/step)")
+    print(f"{args.steps} steps, model latency {args.latency:g} s/call, {args.runs} run(s), every step a new "
+          f"screen, sim {'in process' if args.in_process_sim else 'in a separate process'}")
+    ratio, over, wall_ratio, trips = _table(rows)
+    names = ", ".join(f"{name} {count}" for name, count in sorted(rows[0][0].device_calls.items()))
+    print(f"device round trips per step: {trips:.2f} (run 1: {names})")
+    print(f"{'measure (median of runs)':<44} {'value':>9} {'target':>8}  verdict")
+    for label, value, target, unit in (("device time / raw floor", ratio, TARGET_FLOOR, "x"),
+                                       ("harness overhead per step", over, TARGET_MS, "ms")):
+        print(f"{label:<44} {value:7.2f}{unit:<2} {'<= ' + format(target, 'g'):>8}  "
+              f"{'met' if value <= target else 'MISSED'}")
+    print(f"{'step wall / raw floor':<44} {wall_ratio:7.2f}x  {'-':>8}  (model latency included)")
     print("\nper-step harness CPU, each part timed in isolation (median of 20):")
     print(f"{'part':<52} {'ms/call':>7} {'x/step':>6} {'ms/step':>7}")
     for name, cost, count in parts:
         print(f"{name:<52} {cost:7.2f} {count:>6} {cost * count:7.2f}")
-    outside = sum(c * k for name, c, k in parts if not name.startswith(("PNG full", "parse_hier")))
+    outside = sum(c * k for name, c, k in parts if not name.startswith(("PNG CRC", "parse_hier")))
     print(f"{'sum outside device calls':<52} {'':>7} {'':>6} {outside:7.2f}")
     if report:
         print("\ncProfile of the event-loop thread (device calls and perceive run in worker threads):")

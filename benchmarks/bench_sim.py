@@ -2,11 +2,13 @@
 
     ADBUTILS_ADB_PATH=/bin/true python benchmarks/bench_sim.py [--iterations 50]
 
-Prints median and p90 for ``screenshot()`` and ``dump_hierarchy()`` on an
-unchanged screen (served from the render cache) and on a screen changed before
-every call (re-rendered), plus the raw one-connection ``shell,v2`` round trip
-for comparison: adbutils opens two connections per call (``host:version``
-first) and sleeps 10 ms in each ``close()``, which sets its floor.
+Prints median and p90 for adbutils' own ``screenshot()`` and ``dump_hierarchy()``,
+for ``AdbDevice.screenshot()``/``hierarchy()`` (the project's path: one ``exec:``
+connection each, no ``host:version``, no close sleep) and for the bare
+one-connection ``exec:`` service, on an unchanged screen (served from the render
+cache) and on a screen changed before every call (re-rendered). adbutils' own
+calls open two connections per call (``host:version`` first) and sleep 10 ms in
+each ``close()``.
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ import argparse
 import os
 import socket
 import statistics
-import struct
 import time
 
 os.environ.setdefault("ADBUTILS_ADB_PATH", "/bin/true")
 
 import adbutils  # noqa: E402  (must see ADBUTILS_ADB_PATH first)
 
+from pytest_artemis.device import AdbDevice  # noqa: E402
 from pytest_artemis.sim import SimServer  # noqa: E402
 
 
@@ -42,16 +44,13 @@ def _timed(fn, n: int, before=None) -> list[float]:
     return out
 
 
-def _raw_shell(server: SimServer, cmd: str) -> None:
+def _raw_exec(server: SimServer, cmd: str) -> None:
     with socket.create_connection((server.host, server.port)) as s:
-        for req in ("host:transport:emulator-5554", f"shell,v2,raw:{cmd}"):
+        for req in ("host:transport:emulator-5554", f"exec:{cmd}"):
             s.sendall(f"{len(req):04x}{req}".encode())
             assert s.recv(4, socket.MSG_WAITALL) == b"OKAY"
-        while True:
-            kind, size = struct.unpack("<BI", s.recv(5, socket.MSG_WAITALL))
-            s.recv(size, socket.MSG_WAITALL)
-            if kind == 3:
-                return
+        while s.recv(1 << 20):
+            pass
 
 
 def main() -> None:
@@ -68,20 +67,22 @@ def main() -> None:
             # Act through ADB, as an agent does before observing.
             d.shell(f"settings put global bluetooth_on {i % 2}")
 
+        ours = AdbDevice("emulator-5554", host=server.host, port=server.port)
         rows = [
             ("adbutils screenshot, unchanged", _timed(lambda: d.screenshot(error_ok=False), n)),
             ("adbutils screenshot, changed", _timed(lambda: d.screenshot(error_ok=False), n, change)),
-            ("adbutils dump_hierarchy, unchanged", _timed(d.dump_hierarchy, n)),
+            ("AdbDevice.screenshot, unchanged", _timed(ours.screenshot, n)),
+            ("AdbDevice.screenshot, changed", _timed(ours.screenshot, n, change)),
+            ("raw exec:screencap -p, unchanged", _timed(lambda: _raw_exec(server, "screencap -p"), n)),
+            ("raw exec:screencap -p, changed", _timed(lambda: _raw_exec(server, "screencap -p"), n, change)),
             ("adbutils dump_hierarchy, changed", _timed(d.dump_hierarchy, n, change)),
-            ("raw shell,v2 screencap -p, unchanged", _timed(lambda: _raw_shell(server, "screencap -p"), n)),
-            ("raw shell,v2 screencap -p, changed",
-             _timed(lambda: _raw_shell(server, "screencap -p"), n, change)),
-            ("raw shell,v2 uiautomator dump, changed",
-             _timed(lambda: _raw_shell(server, "uiautomator dump /data/local/tmp/u.xml"), n, change)),
+            ("AdbDevice.hierarchy, changed", _timed(ours.hierarchy, n, change)),
+            ("raw exec:uiautomator dump /dev/tty, changed",
+             _timed(lambda: _raw_exec(server, "uiautomator dump /dev/tty"), n, change)),
         ]
     print(f"{n} iterations, 1080x2400")
     for name, samples in rows:
-        print(f"{name:<42} {_stats(samples)}")
+        print(f"{name:<44} {_stats(samples)}")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 """Shared by the run benchmarks: a scripted run of N steps on the simulated phone, with timed parts.
 
-The operator opens Settings' Display page and goes back, turn after turn (each action changes the
-screen, so no breaker fires and no per-screen cache flatters the figures), marks one plan subgoal done
-every ``steps // subgoals`` turns and claims ``finish`` on the last turn. Every model reply sleeps a
-fixed latency (``asyncio.sleep``: it is known time, not harness time); every device call is timed by a
-proxy around the real ``AdbDevice``.
+The operator opens Settings' Display page, then sets the brightness slider to a new level every turn: as on
+a real phone, every step shows a screen never seen before, so no per-screen cache (PNG render, model JPEG)
+flatters the figures. It marks one plan subgoal done every ``steps // subgoals`` turns and claims ``finish``
+on the last turn. Every model reply sleeps a fixed latency (``asyncio.sleep``: known time, not harness
+time); every device call is timed, and logged with its arguments, by a proxy around the real ``AdbDevice``.
 """
 
 from __future__ import annotations
@@ -34,17 +34,35 @@ SETTINGS = "com.android.settings"
 
 
 class TimedDevice:
-    """A proxy over a Device that sums the wall time spent inside its calls (thread-safe)."""
+    """A proxy over a Device that measures the wall time during which at least one of its calls was running
+    (calls made concurrently, such as perceive's screenshot and dump, count once) and logs every call."""
 
     def __init__(self, device: AdbDevice) -> None:
         self._device = device
         self._lock = threading.Lock()
+        self._running = 0
+        self._busy_since = 0.0
         self.seconds = 0.0
         self.calls: dict[str, int] = {}
+        self.log: list[tuple[str, tuple[object, ...]]] = []
 
     @property
     def serial(self) -> str:
         return self._device.serial
+
+    def _enter(self, name: str, args: tuple[object, ...]) -> None:
+        with self._lock:
+            self.log.append((name, args))
+            self.calls[name] = self.calls.get(name, 0) + 1
+            if self._running == 0:
+                self._busy_since = time.perf_counter()
+            self._running += 1
+
+    def _leave(self) -> None:
+        with self._lock:
+            self._running -= 1
+            if self._running == 0:
+                self.seconds += time.perf_counter() - self._busy_since
 
     def __getattr__(self, name: str) -> object:
         target = getattr(self._device, name)
@@ -52,14 +70,11 @@ class TimedDevice:
             return target
 
         def timed(*args: object, **kwargs: object) -> object:
-            started = time.perf_counter()
+            self._enter(name, (*args, *kwargs.values()))
             try:
                 return target(*args, **kwargs)
             finally:
-                elapsed = time.perf_counter() - started
-                with self._lock:
-                    self.seconds += elapsed
-                    self.calls[name] = self.calls.get(name, 0) + 1
+                self._leave()
 
         return timed
 
@@ -92,7 +107,7 @@ class Script:
         if request.role == "checker":
             return CheckReport(verdicts=[
                 ModelVerdict(item=item.text, status="passed",
-                             evidence=f"step screenshots show the Display page and the settings list; "
+                             evidence=f"step screenshots show the Display page and the brightness level; "
                                       f"{len(request.history)} step summaries were given")
                 for item in request.checks])
         turn = request.turn
@@ -105,15 +120,17 @@ class Script:
         every = max(1, self.steps // self.subgoals)
         open_left = request.plan.count("- [ ]") + request.plan.count("- [/]")
         plan = _mark_next(request.plan) if turn % every == 0 and open_left > 1 else None
-        # Every turn changes the screen (into Display, back to the list), so no per-screen cache flatters
-        # the figures.
         screen = request.screen
-        display = screen.find("Display") if screen is not None else None
-        if display is not None and screen.find(resource_id="switch_widget") is None:  # not on Display yet
-            return OperatorDecision(decision=f"open Display (turn {turn})",
-                                    actions=[Tap(element=display.index)], plan=plan)
-        return OperatorDecision(decision=f"back to the list (turn {turn})", actions=[Key(key="BACK")],
-                                plan=plan)
+        slider = screen.find(resource_id="seekbar") if screen is not None else None
+        if slider is None:  # not on the Display page yet
+            display = screen.find("Display") if screen is not None else None
+            target = Tap(element=display.index) if display is not None else Key(key="BACK")
+            return OperatorDecision(decision=f"open Display (turn {turn})", actions=[target], plan=plan)
+        # A new brightness level every turn (golden-ratio steps never land on the previous level).
+        b = slider.bounds
+        x = b.left + round((b.right - b.left) * (0.1 + 0.8 * ((turn * 0.6180339887) % 1)))
+        return OperatorDecision(decision=f"brightness to a new level (turn {turn})",
+                                actions=[Tap(x=x, y=(b.top + b.bottom) // 2)], plan=plan)
 
     async def respond(self, request: ScriptedRequest) -> object:
         latency = self.checker_latency_s if request.role == "checker" else self.latency_s
@@ -126,7 +143,7 @@ class Script:
 
 def checks_for(subgoals: int) -> tuple[CheckItem, ...]:
     """One model-judged verify item per subgoal (placed on it by its hint)."""
-    return tuple(CheckItem(kind="verify", text=f"The list moved while reviewing page {i + 1}",
+    return tuple(CheckItem(kind="verify", text=f"The brightness level changed while reviewing page {i + 1}",
                            subgoal_hint=name) for i, name in enumerate(subgoal_names(subgoals)))
 
 
@@ -139,6 +156,7 @@ class Measured:
     device_s: float
     model_s: float
     device_calls: dict[str, int]
+    device_log: list[tuple[str, tuple[object, ...]]]
     model_calls: dict[str, int]
     requests: list[ScriptedRequest]
     run_dir: Path
@@ -165,7 +183,7 @@ def run_once(
                     checker_latency_s=latency_s if checker_latency_s is None else checker_latency_s)
     model = ScriptedModel(script.respond)
     device = TimedDevice(AdbDevice(server.serials[0], host=server.host, port=server.port, timeout_s=20.0))
-    spec = TaskSpec(goal="Open the Display page and go back, page after page", app=SETTINGS,
+    spec = TaskSpec(goal="Open the Display page and try brightness level after level", app=SETTINGS,
                     max_steps=steps, checks=checks_for(subgoals) if checks else ())
     root = root or Path(tempfile.mkdtemp(prefix="artemis-bench-"))
     run_id = f"bench-{time.time_ns()}"
@@ -180,5 +198,6 @@ def run_once(
     outcome = wrap(call) if wrap else call()
     wall = time.perf_counter() - started
     return Measured(outcome=outcome, wall_s=wall, device_s=device.seconds, model_s=script.model_seconds,
-                    device_calls=dict(device.calls), model_calls=dict(script.calls),
+                    device_calls=dict(device.calls), device_log=list(device.log),
+                    model_calls=dict(script.calls),
                     requests=list(model.requests), run_dir=journal.dir)
