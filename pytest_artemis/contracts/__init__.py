@@ -19,10 +19,10 @@ from .actions import (
 from .checks import (
     CheckItem,
     CheckKind,
-    Citation,
     CheckOrigin,
     CheckVerdict,
     CheckWhen,
+    Citation,
     EvidenceScreen,
     EvidenceSource,
     ProbeCheck,

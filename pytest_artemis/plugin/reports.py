@@ -13,29 +13,34 @@ import pytest
 
 from pytest_artemis.contracts import RunOutcome
 from pytest_artemis.report import IndexEntry, render_index, render_run_report
-from pytest_artemis.store import JournalCorrupt, read_run
+from pytest_artemis.store import JournalCorrupt, RunRecord, read_run
 
 from .options import options_key
 
 
-def _outcome(run_dir: Path) -> RunOutcome | None:
-    """The run's outcome from its journal; None when there is no readable run there (never ran, torn)."""
+def _record(run_dir: Path) -> RunRecord | None:
+    """The run's journal; None when there is no readable run there (never ran, torn)."""
     if not (run_dir / "run.jsonl").is_file():
         return None
     try:
-        return read_run(run_dir).outcome
+        return read_run(run_dir)
     except JournalCorrupt:
         return None
 
 
 def index_entry(root: Path, nodeid: str, props: dict[str, str]) -> IndexEntry:
-    """One index line: the test's word from its properties, the numbers from its run's journal."""
+    """One index line: the test's word from its properties, the reason and numbers from its journal."""
     run_dir = Path(props.get("artemis.artifacts") or root)
-    try:
-        rel = run_dir.resolve().relative_to(root).as_posix()
-    except ValueError:
-        rel = str(run_dir)  # outside the root: listed without a link
-    entry = IndexEntry.from_outcome(nodeid, rel, _outcome(run_dir), word=props["artemis.outcome"])
+    record = _record(run_dir)
+    word = props["artemis.outcome"]
+    if record is not None:
+        entry = IndexEntry.from_record(record, root, nodeid=nodeid, word=word)
+    else:
+        try:
+            rel = run_dir.resolve().relative_to(root).as_posix()
+        except ValueError:
+            rel = str(run_dir)  # outside the root: listed without a link
+        entry = IndexEntry.from_outcome(nodeid, rel, None, word=word)
     if not entry.device and props.get("artemis.device"):
         entry = entry.model_copy(update={"device": props["artemis.device"]})
     return entry
@@ -52,7 +57,8 @@ class Reports:
     def pytest_artemis_run_finish(self, item: pytest.Item, outcome: RunOutcome, artifacts: Path,
                                   word: str) -> None:
         """Render the run's ``report.html`` next to its journal, with the word the run maps to."""
-        render_run_report(artifacts, outcome_word=word)
+        root = self._config.stash[options_key].artifacts.resolve()
+        render_run_report(artifacts, outcome_word=word, root=root)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Remember each artemis test's properties (later reports of a test carry the final word)."""

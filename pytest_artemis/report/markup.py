@@ -10,18 +10,6 @@ from pathlib import Path
 
 from pytest_artemis.contracts import OUTCOME_WORDS
 
-# Counts images that actually decoded once the page has loaded; the Chromium test reads it back
-# from the dumped DOM, and a reader of a broken CI artifact sees it in the footer.
-_IMAGES_SCRIPT = """<script>
-window.addEventListener("load", function () {
-  var imgs = Array.prototype.slice.call(document.images);
-  var ok = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length;
-  document.body.dataset.imagesLoaded = ok + "/" + imgs.length;
-  var out = document.getElementById("images-loaded");
-  if (out) { out.textContent = ok + "/" + imgs.length + " images loaded"; }
-});
-</script>"""
-
 
 def esc(text: object) -> str:
     """Escape any journal value for HTML text or a quoted attribute: journal text is untrusted."""
@@ -87,14 +75,22 @@ def stylesheet() -> str:
     return resources.files(__package__).joinpath("report.css").read_text(encoding="utf-8")
 
 
-def page(title: str, body: str) -> str:
-    """A complete offline HTML document with the inline stylesheet and the image-count script."""
+def script() -> str:
+    """The report's local script (package data): enlarging, keyboard steps, index filter and sort."""
+    return resources.files(__package__).joinpath("report.js").read_text(encoding="utf-8")
+
+
+def page(title: str, body: str, head_script: str = "") -> str:
+    """A complete offline HTML document: inline stylesheet and script, nothing fetched from a network.
+
+    ``head_script`` is extra markup loaded before the page script (a local ``<script src>``).
+    """
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)}</title><style>{stylesheet()}</style></head>\n"
-        f"<body>{body}\n{_IMAGES_SCRIPT}</body></html>\n"
+        f"<body>{body}\n{head_script}<script>{script()}</script></body></html>\n"
     )
 
 

@@ -1,4 +1,4 @@
-"""Report sections built from journal records: banner, verdict ledger, model usage, events."""
+"""Report sections built from journal records: outcome, verdict ledger, model usage, events."""
 
 from __future__ import annotations
 
@@ -7,16 +7,20 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import JsonValue
 
-from pytest_artemis.contracts import ROLES, CheckVerdict, ModelCallRecord, RunOutcome, Usage
+from pytest_artemis.contracts import (
+    ROLES,
+    CheckItem,
+    CheckVerdict,
+    ModelCallRecord,
+    ProbeCheck,
+    RunOutcome,
+    Usage,
+)
 from pytest_artemis.store import Event
 
-from .markup import dl, esc, fmt_cost, fmt_duration, section, tag, word_class
-
-
-def banner(word: str, reason: str) -> str:
-    """The outcome word, colour-coded, with the reason the run stopped."""
-    body = tag("span", esc(word), class_="word") + tag("span", esc(reason), class_="why")
-    return tag("div", body, class_=f"banner {word_class(word)}", id="banner", data_outcome=word)
+from .banner import evidence_block, probes_by_item
+from .markup import dl, esc, fmt_cost, fmt_duration, section, tag
+from .reasons import Reason, verdict_step
 
 
 def notices(messages: Sequence[str]) -> str:
@@ -24,21 +28,7 @@ def notices(messages: Sequence[str]) -> str:
     return "".join(tag("div", "⚠ " + esc(m), class_="notice", role="alert") for m in messages)
 
 
-def stop_reason(outcome: RunOutcome | None) -> str:
-    """Why the run ended, in one line (an interrupted run says so rather than guessing)."""
-    if outcome is None:
-        return "The run was interrupted: the journal has no terminal record."
-    parts = [outcome.stop_reason or f"execution {outcome.execution}"]
-    if outcome.task.reason:
-        parts.append(f"task {outcome.task.status}: {outcome.task.reason}")
-    else:
-        parts.append(f"task {outcome.task.status}")
-    if outcome.infra is not None:
-        parts.append(f"{outcome.infra.kind} failure {outcome.infra.error_class}: {outcome.infra.message}")
-    return " — ".join(parts)
-
-
-def outcome_section(outcome: RunOutcome | None) -> str:
+def outcome_section(outcome: RunOutcome | None, why: Reason) -> str:
     """Task status, unmet criteria, test tally and infra failure."""
     if outcome is None:
         return section(
@@ -49,7 +39,12 @@ def outcome_section(outcome: RunOutcome | None) -> str:
         ("Execution", esc(outcome.execution)),
         (
             "Task",
-            esc(outcome.task.status) + (f" — {esc(outcome.task.reason)}" if outcome.task.reason else ""),
+            esc(outcome.task.status)
+            + (
+                f" — {esc(why.once(outcome.task.reason))}"
+                if outcome.task.reason != outcome.stop_reason
+                else ""
+            ),
         ),
         (
             "Checks",
@@ -58,24 +53,35 @@ def outcome_section(outcome: RunOutcome | None) -> str:
                 f"{tally.unchecked} unchecked"
             ),
         ),
-        ("Stop reason", esc(outcome.stop_reason or "—")),
+        ("Stop reason", esc(why.once(outcome.stop_reason) or "—")),
     ]
-    if outcome.task.unmet:
-        rows.append(("Unmet", "<br>".join(esc(u) for u in outcome.task.unmet)))
-    if outcome.infra is not None:
-        infra = outcome.infra
-        rows.append(("Infrastructure", esc(f"{infra.kind}: {infra.error_class}: {infra.message}")))
     return section("Outcome", dl(rows), id_="outcome")
 
 
-def _verdict_row(n: int, v: CheckVerdict, step_ids: set[int]) -> str:
-    anchor = "—"
-    if v.anchor_step is not None:
-        anchor = (
-            f'<a href="#step-{v.anchor_step}">step {v.anchor_step}</a>'
-            if v.anchor_step in step_ids
-            else esc(f"step {v.anchor_step}")
+def _anchor(step: int | None, step_ids: set[int]) -> str:
+    if step is None:
+        return "—"
+    return f'<a href="#step-{step}">step {step}</a>' if step in step_ids else esc(f"step {step}")
+
+
+def _evidence(n: int, v: CheckVerdict, first_seen: dict[str, int], probes: Mapping[str, ProbeCheck]) -> str:
+    """The evidence of row ``n``, or a link to the earlier row with the same text (shown once per page)."""
+    if v.evidence and v.evidence in first_seen:
+        earlier = first_seen[v.evidence]
+        where = (
+            f'<a href="#verdict-{earlier}">#{earlier}</a>' if earlier else '<a href="#banner">the banner</a>'
         )
+        body = f'<span class="muted">same evidence as {where}</span>'
+        return body + evidence_block(v, "", {})
+    if v.evidence:
+        first_seen[v.evidence] = n
+    body = evidence_block(v, v.evidence, probes)
+    return body or '<span class="muted">no evidence</span>'
+
+
+def _verdict_row(
+    n: int, v: CheckVerdict, step_ids: set[int], first_seen: dict[str, int], probes: Mapping[str, ProbeCheck]
+) -> str:
     extra = ""
     if v.suggestion:
         extra += f"<div><b>suggestion:</b> {esc(v.suggestion)}</div>"
@@ -83,28 +89,38 @@ def _verdict_row(n: int, v: CheckVerdict, step_ids: set[int]) -> str:
         extra += f'<div class="muted">reason: {esc(v.reason)}</div>'
     if v.vacuous:
         extra += '<div class="muted">vacuous (nothing to check)</div>'
-    evidence = tag("pre", esc(v.evidence)) if v.evidence else '<span class="muted">no evidence</span>'
+    source = v.source + (" · visual" if v.citation is not None and v.citation.visual else "")
     cells = [
         tag("td", str(n), class_="num"),
         tag("td", esc(v.item_text), class_="item"),
         tag("td", esc(f"{v.kind}@{v.when}")),
         tag("td", tag("span", esc(v.status), class_=f"badge s-{v.status}")),
-        tag("td", esc(v.source)),
+        tag("td", esc(source)),
         tag("td", tag("code", esc(v.attempt_id))),
-        tag("td", anchor),
-        tag("td", evidence + extra),
+        tag("td", _anchor(verdict_step(v), step_ids)),
+        tag("td", _evidence(n, v, first_seen, probes) + extra),
     ]
     return tag("tr", "".join(cells), class_=f"verdict {v.status}", id=f"verdict-{n}", data_status=v.status)
 
 
-def verdicts_section(verdicts: Sequence[CheckVerdict], step_ids: set[int]) -> str:
-    """Every verdict in ledger order, superseded attempts included (struck through, not hidden)."""
+def verdicts_section(
+    verdicts: Sequence[CheckVerdict],
+    step_ids: set[int],
+    checks: Sequence[CheckItem] = (),
+    shown: Reason | None = None,
+) -> str:
+    """Every verdict in ledger order, superseded attempts included (struck through, not hidden).
+
+    Evidence repeated by later attempts (a probe read the same way again) is shown once and linked.
+    """
     if not verdicts:
         return section("Verdicts", '<p class="muted">No verdicts were recorded.</p>', id_="verdicts")
     head = "".join(
-        f"<th>{h}</th>" for h in ("#", "Check", "Kind", "Status", "Source", "Attempt", "Anchor", "Evidence")
+        f"<th>{h}</th>" for h in ("#", "Check", "Kind", "Status", "Source", "Attempt", "Rests on", "Evidence")
     )
-    rows = "".join(_verdict_row(n, v, step_ids) for n, v in enumerate(verdicts, start=1))
+    seen: dict[str, int] = {g.detail: 0 for g in shown.grounds if g.detail} if shown is not None else {}
+    probes = probes_by_item(checks)
+    rows = "".join(_verdict_row(n, v, step_ids, seen, probes) for n, v in enumerate(verdicts, start=1))
     table = f'<table class="verdicts"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
     return section(f"Verdicts ({len(verdicts)}, ledger order)", table, id_="verdicts")
 

@@ -4,16 +4,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_artemis.contracts import CheckVerdict, StepRecord
+from pytest_artemis.contracts import ActionResult, CheckVerdict, Citation, StepRecord
 
 from .markup import esc, fmt_duration, tag
-from .overlay import action_overlay, describe, png_size
+from .overlay import describe, drawn, png_size, step_overlay
+from .reasons import verdict_step
 
 _SHA = re.compile(r"[0-9a-f]{64}")
 _BLOB = re.compile(r"[0-9a-f]{64}\.[A-Za-z0-9]{1,16}")
 _BAD_FLAGS = {"planner_rejected", "actions_refused", "guard_restored", "model_failed", "no_effect"}
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """What to draw on one screenshot: the actions executed on it and the evidence cited on it."""
+
+    results: tuple[ActionResult, ...] = ()
+    cited: tuple[tuple[Citation, str, str], ...] = field(default_factory=tuple)
 
 
 def screen_src(ref: str | None) -> str | None:
@@ -27,16 +37,23 @@ def screen_src(ref: str | None) -> str | None:
     return f"screens/{name}.png" if _SHA.fullmatch(name) else None
 
 
-def _figure(run_dir: Path, ref: str | None, caption: str, step: StepRecord | None) -> str:
+def figure(run_dir: Path, ref: str | None, caption: str, drawing: Drawing) -> str:
+    """A screenshot with its overlay (click to enlarge), or a placeholder saying why there is none."""
     src = screen_src(ref)
     size = png_size(run_dir / src) if src else None
     if src is None or size is None:
         why = "no screenshot" if not ref else "screenshot missing"
         return tag("figure", tag("div", esc(why), class_="noshot") + tag("figcaption", esc(caption)))
-    img = f'<img src="{esc(src)}" width="160" alt="{esc(caption)} screenshot">'
-    overlay = action_overlay(step.actions, step.results, size) if step is not None and step.actions else ""
-    shot = tag("a", img, href=src, title="open full size") + overlay
-    return tag("figure", tag("div", shot, class_="shot") + tag("figcaption", esc(caption)))
+    img = f'<img src="{esc(src)}" alt="{esc(caption)} screenshot" loading="lazy" decoding="async">'
+    overlay = step_overlay(drawing.results, drawing.cited, size) if drawing.results or drawing.cited else ""
+    shot = tag(
+        "div", img + overlay, class_="shot", tabindex="0", title="click to enlarge", data_caption=caption
+    )
+    untargeted = [
+        f"{n}. {describe(r.action)}" for n, r in enumerate(drawing.results, start=1) if r.ok and not drawn(r)
+    ]
+    notes = tag("div", esc(" · ".join(untargeted)), class_="untargeted") if untargeted else ""
+    return tag("figure", shot + tag("figcaption", esc(caption)) + notes)
 
 
 def _actions(step: StepRecord) -> str:
@@ -65,7 +82,7 @@ def _plan(plans: Mapping[int, str], version: int, previous: int | None) -> str:
 
 
 def _anchored(step: StepRecord, verdicts: Sequence[CheckVerdict]) -> str:
-    """Links to the ledger rows anchored at this step (``#verdict-N`` is the 1-based ledger index)."""
+    """Links to the ledger rows resting on this step (``#verdict-N`` is the 1-based ledger index)."""
     links = [
         tag(
             "a",
@@ -75,35 +92,46 @@ def _anchored(step: StepRecord, verdicts: Sequence[CheckVerdict]) -> str:
             title=v.item_text,
         )
         for n, v in enumerate(verdicts, start=1)
-        if v.anchor_step == step.step
+        if verdict_step(v) == step.step
     ]
-    return tag("div", "checks anchored here: " + " ".join(links), class_="anchored") if links else ""
+    return tag("div", "checks resting here: " + " ".join(links), class_="anchored") if links else ""
 
 
-def _detail(
-    step: StepRecord, plans: Mapping[int, str], verdicts: Sequence[CheckVerdict], previous: int | None
-) -> str:
-    parts = [
-        tag(
-            "p",
-            esc(step.decision) if step.decision else "<i class=muted>no decision text</i>",
-            class_="decision",
-        )
-    ]
-    parts.append(_actions(step))
-    if step.error:
-        parts.append(tag("p", "error: " + esc(step.error), class_="error"))
+def _flags(step: StepRecord) -> str:
     flags = "".join(tag("span", esc(f), class_="flag bad" if f in _BAD_FLAGS else "flag") for f in step.flags)
+    if step.replayed:
+        flags += tag("span", "replayed from a recording", class_="flag replayed")
     if step.completed:
         flags += tag("span", "completed " + esc(", ".join(step.completed)), class_="flag")
     if step.foreground:
         flags += tag("span", esc(step.foreground), class_="flag")
     if step.hierarchy and _BLOB.fullmatch(step.hierarchy):
         flags += tag("a", "hierarchy", href=f"screens/{step.hierarchy}", class_="flag")
-    parts.append(tag("div", flags))
-    parts.append(_anchored(step, verdicts))
-    parts.append(_plan(plans, step.plan_version, previous))
+    return tag("div", flags)
+
+
+def _detail(
+    step: StepRecord, plans: Mapping[int, str], verdicts: Sequence[CheckVerdict], previous: int | None
+) -> str:
+    decision = esc(step.decision) if step.decision else "<i class=muted>no decision text</i>"
+    parts = [tag("p", decision, class_="decision"), _actions(step)]
+    if step.error:
+        parts.append(tag("p", "error: " + esc(step.error), class_="error"))
+    parts += [_flags(step), _anchored(step, verdicts), _plan(plans, step.plan_version, previous)]
     return tag("div", "".join(parts), class_="detail")
+
+
+def cited_on(step: int, verdicts: Sequence[CheckVerdict]) -> tuple[tuple[Citation, str, str], ...]:
+    """The citations with a place on ``step``'s screen, labelled by kind and status."""
+    marks = []
+    for v in verdicts:
+        c = v.citation
+        if c is None or c.step != step or c.bounds is None or v.status == "superseded":
+            continue
+        sign = {"passed": "✓", "failed": "✗"}.get(v.status, "?")
+        what = "visual" if c.visual else (f"“{c.quote}”" if c.quote else f"#{c.element}")
+        marks.append((c, f"{sign} {v.kind}: {what}", f"ev-{v.status}"))
+    return tuple(marks)
 
 
 def step_row(
@@ -113,17 +141,20 @@ def step_row(
     verdicts: Sequence[CheckVerdict],
     previous: int | None,
 ) -> str:
-    """One timeline row (anchor ``#step-N``), the pre screenshot carrying the drawn actions."""
+    """One timeline row (``#step-N``): the actions drawn on the pre screenshot, evidence on the post."""
     turn = f"<small>{esc(step.turn.replace('_', ' '))}</small>" if step.turn != "act" else ""
     took = esc(fmt_duration(step.finished_at - step.started_at))
-    num = f'<div class="num">#{step.step}{turn}<small>{took}</small></div>'
-    shots = tag(
-        "div",
-        _figure(run_dir, step.pre_screen, "before", step) + _figure(run_dir, step.post_screen, "after", None),
-        class_="shots",
+    num = f'<div class="num"><a href="#step-{step.step}">#{step.step}</a>{turn}<small>{took}</small></div>'
+    before = figure(run_dir, step.pre_screen, f"step {step.step} before", Drawing(results=step.results))
+    after = figure(
+        run_dir, step.post_screen, f"step {step.step} after", Drawing(cited=cited_on(step.step, verdicts))
     )
     return tag(
-        "div", num + shots + _detail(step, plans, verdicts, previous), class_="step", id=f"step-{step.step}"
+        "div",
+        num + tag("div", before + after, class_="shots") + _detail(step, plans, verdicts, previous),
+        class_="step",
+        id=f"step-{step.step}",
+        data_step=str(step.step),
     )
 
 

@@ -1,11 +1,24 @@
-"""The one-line summary the session index lists per test (the outcome word itself is a contract)."""
+"""The line the session index lists per test (the outcome word itself is a contract)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from pydantic import Field
 
 from pytest_artemis.contracts import RunOutcome, outcome_word
 from pytest_artemis.contracts._base import Contract
+from pytest_artemis.store import RunRecord
+
+from .reasons import reason
+
+
+def _rel(run_dir: Path, root: Path) -> str:
+    """The run directory relative to the index's root (POSIX), or as given when it lies outside."""
+    try:
+        return run_dir.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(run_dir)
 
 
 class IndexEntry(Contract):
@@ -14,11 +27,15 @@ class IndexEntry(Contract):
     nodeid: str
     outcome: str
     """The pytest word (usually an :data:`OutcomeWord`; other words are shown uncoloured)."""
+    reason: str = ""
+    """The first line of why the test got its word."""
     device: str = ""
     steps: int = Field(default=0, ge=0)
     tokens: int = Field(default=0, ge=0)
     cost_usd: float | None = None
     """None when any call's price was unknown: shown as "unknown", never as 0."""
+    duration_s: float | None = Field(default=None, ge=0)
+    """Wall time of the run (to its last record when it was interrupted); None when unknown."""
     run_dir: str
     """The run's artifacts directory, relative to the index's root (POSIX separators)."""
 
@@ -26,15 +43,55 @@ class IndexEntry(Contract):
     def from_outcome(
         cls, nodeid: str, run_dir: str, outcome: RunOutcome | None, *, word: str | None = None
     ) -> IndexEntry:
-        """An entry filled from a run's outcome (or an interrupted run's lack of one)."""
+        """An entry filled from a run's outcome alone (or an unreadable run's lack of one)."""
         if outcome is None:
-            return cls(nodeid=nodeid, outcome=word or "INTERRUPTED", run_dir=run_dir)
+            return cls(
+                nodeid=nodeid,
+                outcome=word or "INTERRUPTED",
+                reason="no readable run journal",
+                run_dir=run_dir,
+            )
         return cls(
             nodeid=nodeid,
             outcome=word or outcome_word(outcome),
+            reason=outcome.stop_reason,
             device=outcome.device,
             steps=outcome.steps,
             tokens=outcome.usage.tokens,
             cost_usd=outcome.usage.cost_usd,
+            duration_s=max(outcome.finished_at - outcome.started_at, 0.0),
             run_dir=run_dir,
+        )
+
+    @classmethod
+    def from_record(
+        cls, record: RunRecord, root: Path, *, nodeid: str | None = None, word: str | None = None
+    ) -> IndexEntry:
+        """An entry from a run's journal: its word (``word`` when the plugin decided one), the reason's
+        first line, and the numbers; an interrupted run is listed with what it recorded."""
+        nodeid = nodeid or record.header.test_id or record.header.run_id
+        rel = _rel(record.dir, root)
+        word = word or (
+            outcome_word(record.outcome)
+            if record.outcome is not None or record.execution == "interrupted"
+            else "ERROR"
+        )
+        headline = reason(record, word).headline
+        if record.outcome is not None:
+            entry = cls.from_outcome(nodeid, rel, record.outcome, word=word)
+            return entry.model_copy(update={"reason": headline})
+        last = record.steps[-1].finished_at if record.steps else record.header.started_at
+        usage_tokens = sum(c.prompt_tokens + c.completion_tokens for c in record.model_calls)
+        costs = [c.cost_usd for c in record.model_calls]
+        cost = None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
+        return cls(
+            nodeid=nodeid,
+            outcome=word,
+            reason=headline,
+            device=record.header.device,
+            steps=len(record.steps),
+            tokens=usage_tokens,
+            cost_usd=cost,
+            duration_s=max(last - record.header.started_at, 0.0),
+            run_dir=rel,
         )

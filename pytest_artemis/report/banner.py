@@ -1,0 +1,91 @@
+"""The banner at the top of a run page: the outcome word and the reason, each ground linked to its step."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pytest_artemis.contracts import CheckItem, CheckVerdict, ProbeCheck
+
+from .markup import esc, tag, word_class
+from .reasons import Ground, Reason
+
+
+def probe_command(probe: ProbeCheck) -> str:
+    """The probe a check runs, as its kind and parameters (the enumerated table builds the argv)."""
+    params = " ".join(f"{k}={v}" for k, v in probe.probe.params.items())
+    return f"{probe.probe.kind} {params}".strip()
+
+
+def probes_by_item(checks: Sequence[CheckItem]) -> dict[str, ProbeCheck]:
+    """Declared probe-backed checks by their text."""
+    return {c.text: c.probe for c in checks if c.probe is not None}
+
+
+def evidence_block(verdict: CheckVerdict | None, detail: str, probes: Mapping[str, ProbeCheck]) -> str:
+    """A verdict's evidence: for a probe, the command and the decisive lines the citation quotes."""
+    probe = probes.get(verdict.item_text) if verdict is not None else None
+    parts = []
+    if probe is not None:
+        parts.append(tag("div", "probe " + tag("code", esc(probe_command(probe))), class_="probe-cmd"))
+        parts.append(tag("div", esc(probe.description), class_="muted") if probe.description else "")
+    citation = verdict.citation if verdict is not None else None
+    if citation is not None and citation.quote:
+        where = f" ({citation.found_in})" if citation.found_in else ""
+        found = "" if citation.found else " — not found in the recorded artifacts"
+        parts.append(
+            tag("div", f"cites{esc(where)}: " + tag("q", esc(citation.quote)) + esc(found), class_="cite")
+        )
+    if citation is not None and citation.visual:
+        parts.append(
+            tag("div", "visual judgement of the screenshot (the check opted in)", class_="cite visual")
+        )
+    if detail:
+        parts.append(tag("pre", esc(detail), class_="evidence"))
+    return "".join(parts)
+
+
+def _links(ground: Ground, step_ids: set[int]) -> str:
+    links = []
+    if ground.step is not None:
+        href = f"#step-{ground.step}" if ground.step in step_ids else None
+        text = f"step {ground.step}"
+        links.append(tag("a", esc(text), href=href, class_="to-step") if href else esc(text))
+    if ground.verdict is not None:
+        links.append(tag("a", f"verdict #{ground.verdict}", href=f"#verdict-{ground.verdict}"))
+    return tag("span", " · ".join(links), class_="links") if links else ""
+
+
+def _ground(
+    ground: Ground, verdicts: Sequence[CheckVerdict], step_ids: set[int], probes: Mapping[str, ProbeCheck]
+) -> str:
+    verdict = verdicts[ground.verdict - 1] if ground.verdict is not None else None
+    head = (
+        (tag("span", esc(ground.label), class_="glabel") if ground.label else "")
+        + tag("span", esc(ground.text), class_="gtext")
+        + _links(ground, step_ids)
+    )
+    return tag("li", tag("div", head, class_="ghead") + evidence_block(verdict, ground.detail, probes))
+
+
+def banner(
+    word: str,
+    why: Reason,
+    verdicts: Sequence[CheckVerdict] = (),
+    step_ids: set[int] | None = None,
+    checks: Sequence[CheckItem] = (),
+) -> str:
+    """The outcome word, colour-coded, the reason's headline, and every ground it rests on (once each)."""
+    steps = step_ids or set()
+    probes = probes_by_item(checks)
+    grounds = "".join(
+        _ground(g, verdicts, steps, probes)
+        for g in why.grounds
+        if g.text != why.headline or g.detail or g.step is not None
+    )
+    head = tag(
+        "div",
+        tag("span", esc(word), class_="word") + tag("span", esc(why.headline), class_="why"),
+        class_="bhead",
+    )
+    body = head + (tag("ol", grounds, class_="grounds") if grounds else "")
+    return tag("div", body, class_=f"banner {word_class(word)}", id="banner", data_outcome=word)
