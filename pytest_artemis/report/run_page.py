@@ -103,11 +103,10 @@ def _body(record: RunRecord, word: str, nav: str) -> str:
         section(
             f"Steps ({len(record.steps)})",
             '<label class="toggle"><input type="checkbox" id="labels-toggle" checked> '
-            "labels on screenshots</label>"
-            + timeline(record.dir, record.steps, plans, record.verdicts),
+            "labels on screenshots</label>" + timeline(record.dir, record.steps, plans, record.verdicts),
             id_="steps",
         ),
-        verdicts_section(record.verdicts, step_ids, record.header.checks, why),
+        verdicts_section(record.verdicts, record.steps, record.dir, record.header.checks, why),
         usage_section(record.model_calls),
         events_section(record.events, record.header.started_at),
     ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 from pydantic import JsonValue
 
@@ -14,6 +16,7 @@ from pytest_artemis.contracts import (
     ModelCallRecord,
     ProbeCheck,
     RunOutcome,
+    StepRecord,
     Usage,
 )
 from pytest_artemis.store import Event
@@ -21,6 +24,7 @@ from pytest_artemis.store import Event
 from .banner import evidence_block, probes_by_item
 from .markup import dl, esc, fmt_cost, fmt_duration, section, tag
 from .reasons import Reason, verdict_step
+from .timeline import Drawing, cite_mark, figure
 
 
 def notices(messages: Sequence[str]) -> str:
@@ -79,9 +83,8 @@ def _evidence(n: int, v: CheckVerdict, first_seen: dict[str, int], probes: Mappi
     return body or '<span class="muted">no evidence</span>'
 
 
-def _verdict_row(
-    n: int, v: CheckVerdict, step_ids: set[int], first_seen: dict[str, int], probes: Mapping[str, ProbeCheck]
-) -> str:
+def _verdict_row(n: int, v: CheckVerdict, page: _Ledger, first_seen: dict[str, int]) -> str:
+    step_ids, probes, run_dir, on_steps = page.step_ids, page.probes, page.run_dir, page.on_steps
     extra = ""
     if v.suggestion:
         extra += f"<div><b>suggestion:</b> {esc(v.suggestion)}</div>"
@@ -90,6 +93,11 @@ def _verdict_row(
     if v.vacuous:
         extra += '<div class="muted">vacuous (nothing to check)</div>'
     source = v.source + (" · visual" if v.citation is not None and v.citation.visual else "")
+    shot = ""
+    c = v.citation
+    mark = cite_mark(v)
+    if mark is not None and c is not None and c.screenshot and c.screenshot not in on_steps:
+        shot = figure(run_dir, c.screenshot, f"{c.screen} screen, cited", Drawing(cited=(mark,)))
     cells = [
         tag("td", str(n), class_="num"),
         tag("td", esc(v.item_text), class_="item"),
@@ -98,14 +106,24 @@ def _verdict_row(
         tag("td", esc(source)),
         tag("td", tag("code", esc(v.attempt_id))),
         tag("td", _anchor(verdict_step(v), step_ids)),
-        tag("td", _evidence(n, v, first_seen, probes) + extra),
+        tag("td", _evidence(n, v, first_seen, probes) + extra + shot),
     ]
     return tag("tr", "".join(cells), class_=f"verdict {v.status}", id=f"verdict-{n}", data_status=v.status)
 
 
+@dataclass(frozen=True)
+class _Ledger:
+    step_ids: set[int]
+    probes: Mapping[str, ProbeCheck]
+    run_dir: Path
+    on_steps: set[str]
+    """Screenshots shown in the step rows (a citation resolved on one is drawn there)."""
+
+
 def verdicts_section(
     verdicts: Sequence[CheckVerdict],
-    step_ids: set[int],
+    steps: Sequence[StepRecord],
+    run_dir: Path,
     checks: Sequence[CheckItem] = (),
     shown: Reason | None = None,
 ) -> str:
@@ -119,8 +137,9 @@ def verdicts_section(
         f"<th>{h}</th>" for h in ("#", "Check", "Kind", "Status", "Source", "Attempt", "Rests on", "Evidence")
     )
     seen: dict[str, int] = {g.detail: 0 for g in shown.grounds if g.detail} if shown is not None else {}
-    probes = probes_by_item(checks)
-    rows = "".join(_verdict_row(n, v, step_ids, seen, probes) for n, v in enumerate(verdicts, start=1))
+    refs = {r for s in steps for r in (s.pre_screen, s.post_screen) if r}
+    ledger = _Ledger({s.step for s in steps}, probes_by_item(checks), run_dir, refs)
+    rows = "".join(_verdict_row(n, v, ledger, seen) for n, v in enumerate(verdicts, start=1))
     table = f'<table class="verdicts"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
     return section(f"Verdicts ({len(verdicts)}, ledger order)", table, id_="verdicts")
 

@@ -121,16 +121,29 @@ def _detail(
     return tag("div", "".join(parts), class_="detail")
 
 
-def cited_on(step: int, verdicts: Sequence[CheckVerdict]) -> tuple[tuple[Citation, str, str], ...]:
-    """The citations with a place on ``step``'s screen, labelled by kind and status."""
+def cite_mark(v: CheckVerdict) -> tuple[Citation, str, str] | None:
+    """A verdict's citation as an outline to draw (label by kind and status), if it has a place."""
+    c = v.citation
+    if c is None or c.bounds is None or v.status == "superseded":
+        return None
+    sign = {"passed": "✓", "failed": "✗"}.get(v.status, "?")
+    what = "visual" if c.visual else (f"“{c.quote}”" if c.quote else f"#{c.element}")
+    return c, f"{sign} {v.kind}: {what}", f"ev-{v.status}"
+
+
+def cited_on(
+    step: StepRecord, screen: str, verdicts: Sequence[CheckVerdict]
+) -> tuple[tuple[Citation, str, str], ...]:
+    """The citations resolved on ``step``'s ``pre`` or ``post`` screen (by screenshot hash when recorded)."""
+    ref = step.pre_screen if screen == "pre" else step.post_screen
     marks = []
     for v in verdicts:
-        c = v.citation
-        if c is None or c.step != step or c.bounds is None or v.status == "superseded":
+        mark = cite_mark(v)
+        if mark is None or mark[0].step != step.step:
             continue
-        sign = {"passed": "✓", "failed": "✗"}.get(v.status, "?")
-        what = "visual" if c.visual else (f"“{c.quote}”" if c.quote else f"#{c.element}")
-        marks.append((c, f"{sign} {v.kind}: {what}", f"ev-{v.status}"))
+        c = mark[0]
+        if (c.screenshot == ref) if c.screenshot else (c.screen == screen):
+            marks.append(mark)
     return tuple(marks)
 
 
@@ -145,9 +158,14 @@ def step_row(
     turn = f"<small>{esc(step.turn.replace('_', ' '))}</small>" if step.turn != "act" else ""
     took = esc(fmt_duration(step.finished_at - step.started_at))
     num = f'<div class="num"><a href="#step-{step.step}">#{step.step}</a>{turn}<small>{took}</small></div>'
-    before = figure(run_dir, step.pre_screen, f"step {step.step} before", Drawing(results=step.results))
+    before = figure(
+        run_dir,
+        step.pre_screen,
+        f"step {step.step} before",
+        Drawing(results=step.results, cited=cited_on(step, "pre", verdicts)),
+    )
     after = figure(
-        run_dir, step.post_screen, f"step {step.step} after", Drawing(cited=cited_on(step.step, verdicts))
+        run_dir, step.post_screen, f"step {step.step} after", Drawing(cited=cited_on(step, "post", verdicts))
     )
     return tag(
         "div",
