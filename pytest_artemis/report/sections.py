@@ -46,7 +46,7 @@ def outcome_section(outcome: RunOutcome | None, why: Reason) -> str:
             esc(outcome.task.status)
             + (
                 f" — {esc(why.once(outcome.task.reason))}"
-                if outcome.task.reason != outcome.stop_reason
+                if outcome.task.reason and outcome.task.reason != outcome.stop_reason
                 else ""
             ),
         ),

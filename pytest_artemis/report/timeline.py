@@ -44,7 +44,7 @@ def figure(run_dir: Path, ref: str | None, caption: str, drawing: Drawing) -> st
     if src is None or size is None:
         why = "no screenshot" if not ref else "screenshot missing"
         return tag("figure", tag("div", esc(why), class_="noshot") + tag("figcaption", esc(caption)))
-    img = f'<img src="{esc(src)}" alt="{esc(caption)} screenshot" loading="lazy" decoding="async">'
+    img = f'<img src="{esc(src)}" alt="{esc(caption)} screenshot" decoding="async">'
     overlay = step_overlay(drawing.results, drawing.cited, size) if drawing.results or drawing.cited else ""
     shot = tag(
         "div", img + overlay, class_="shot", tabindex="0", title="click to enlarge", data_caption=caption
