@@ -12,7 +12,9 @@ from .models import Usage
 
 Execution = Literal["finished", "interrupted", "crashed"]
 TaskStatus = Literal["completed", "partial", "blocked"]
-InfraKind = Literal["device", "model", "harness"]
+InfraKind = Literal["device", "model", "harness", "usage"]
+"""``usage``: the run's configuration forbade what it needed (``--artemis-replay=only`` met a screen its
+recording does not cover); not the app's fault, nor the device's."""
 
 
 class ItemSummary(Contract):

@@ -31,6 +31,7 @@ class _Turn:
     flags: list[StepFlag] = field(default_factory=list)
     error: str = ""
     completed: tuple[str, ...] = ()
+    replayed: bool = False
 
 
 def _plan_write(state: RunState, turn: _Turn, text: str) -> None:
@@ -65,6 +66,14 @@ def _queue_checkpoints(state: RunState, scheduler: CheckpointScheduler, turn: _T
 
 
 async def _decide(state: RunState, screen: Screen, turn: _Turn) -> OperatorDecision | None:
+    if state.replay is None:
+        return await _ask(state, screen, turn)
+    decision, turn.replayed = await state.replay.decide(state, turn.number, screen,
+                                                        lambda: _ask(state, screen, turn))
+    return decision
+
+
+async def _ask(state: RunState, screen: Screen, turn: _Turn) -> OperatorDecision | None:
     text, context = operator_context(state, screen, turn.number)
     # Decoding and scaling the screenshot is the costliest harness work of a turn: off the event loop,
     # so running checks are not held up by it.
@@ -127,7 +136,7 @@ def _record(
         foreground=screen.view.foreground, decision=decision.decision if decision else "",
         actions=tuple(decision.actions) if decision else (), results=tuple(results),
         plan_version=state.plan_version, completed=turn.completed, flags=tuple(turn.flags),
-        error=turn.error, started_at=turn.started_at, finished_at=time.time(),
+        error=turn.error, replayed=turn.replayed, started_at=turn.started_at, finished_at=time.time(),
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import time
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 from pytest_artemis.agents.planner import ask_plan
@@ -30,6 +31,7 @@ from .judging import attempt_limit_s, checkpoint_judge
 from .loop import drive
 from .observer import NullObserver, RunObserver
 from .outcome import goal_unchecked, tally, task_result
+from .replay import Replay, ReplayMismatch
 from .settlement import settle
 from .state import RunState
 
@@ -46,12 +48,13 @@ def run_task(
     *,
     observer: RunObserver | None = None,
     ocr: OcrEngine | None = None,
+    replay: Replay | None = None,
 ) -> RunOutcome:
     """Run ``spec`` to its outcome (blocking). See ``run_task_async``.
 
     Called from inside a running event loop, the run gets its own loop in a worker thread.
     """
-    coro = run_task_async(spec, device, models, config, journal, observer=observer, ocr=ocr)
+    coro = run_task_async(spec, device, models, config, journal, observer=observer, ocr=ocr, replay=replay)
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -69,16 +72,18 @@ async def run_task_async(
     *,
     observer: RunObserver | None = None,
     ocr: OcrEngine | None = None,
+    replay: Replay | None = None,
 ) -> RunOutcome:
     """Plan, operate, check and settle; close ``journal`` with the outcome and return it.
 
     Device and model-provider failures end the run as ``crashed`` with ``infra`` set; a cancellation
-    (KeyboardInterrupt) closes the journal as ``interrupted`` and propagates.
+    (KeyboardInterrupt) closes the journal as ``interrupted`` and propagates. With ``replay`` the first
+    plan and operator decisions come from its recording while the screen matches it (verdicts never).
     """
     header = journal.header
     state = RunState(spec=spec, config=config, device=device, models=models, journal=journal,
                      observer=observer or NullObserver(), header=header, calls=CallLog(header.run_id),
-                     ocr=ocr,
+                     ocr=ocr, replay=replay,
                      breakers=Breakers(same_finding_limit=config.same_finding_limit,
                                        no_effect_limit=config.no_effect_limit))
     state.calls = CallLog(header.run_id, state.count_call)  # its sink journals and sums every call
@@ -95,6 +100,8 @@ async def run_task_async(
                 break
     except InfrastructureError as exc:
         execution, infra = "crashed", _infra(exc, exc.infra_kind)
+    except ReplayMismatch as exc:
+        execution, infra = "crashed", _infra(exc, "usage")
     except ModelContextExceeded as exc:
         execution, infra = "crashed", _infra(exc, "model")
     except (asyncio.CancelledError, KeyboardInterrupt):
@@ -108,9 +115,12 @@ async def run_task_async(
     return _close(state, execution, infra)
 
 
+_KINDS: dict[str, InfraKind] = {"device": "device", "model": "model", "usage": "usage"}
+
+
 def _infra(exc: BaseException, kind: str) -> InfraFailure:
-    known: InfraKind = "device" if kind == "device" else "model" if kind == "model" else "harness"
-    return InfraFailure(kind=known, error_class=type(exc).__name__, message=str(exc)[:2000])
+    return InfraFailure(kind=_KINDS.get(kind, "harness"), error_class=type(exc).__name__,
+                        message=str(exc)[:2000])
 
 
 async def _cancel(scheduler: CheckpointScheduler) -> None:
@@ -172,6 +182,15 @@ async def _prepare(state: RunState) -> None:
                                     if i.key not in user_keys)
 
 
+async def _plan_text(state: RunState, note: str) -> str:
+    """The planner's plan text, or the recorded one when replay has it for this goal and these checks."""
+    def ask() -> Awaitable[str]:
+        return ask_plan(state.models.planner, state.calls, goal=state.spec.goal, app=state.spec.app,
+                        items=state.user_items, checks_enabled=state.config.checks_enabled, note=note)
+
+    return await (state.replay.plan(state, ask) if state.replay is not None else ask())
+
+
 async def _first_plan(state: RunState) -> Plan:
     """The planner's plan, parsed (one re-ask on a syntax error; else the goal as the only subgoal),
     with the user's checks placed (or every check line removed when checks are off)."""
@@ -180,8 +199,7 @@ async def _first_plan(state: RunState) -> Plan:
     plan: Plan | None = None
     for _ in range(2):
         try:
-            text = await ask_plan(state.models.planner, state.calls, goal=state.spec.goal, app=state.spec.app,
-                                  items=state.user_items, checks_enabled=checks_on, note=note)
+            text = await _plan_text(state, note)
             plan = parse_plan(text)
             break
         except (PlanSyntaxError, ModelOutputInvalid) as exc:

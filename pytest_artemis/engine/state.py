@@ -29,6 +29,8 @@ from .vacuity import Vacuity
 if TYPE_CHECKING:
     from pytest_artemis.device.ocr import OcrEngine
 
+    from .replay import Replay
+
 
 @dataclass
 class RunState:
@@ -43,6 +45,8 @@ class RunState:
     header: RunHeader
     calls: CallLog
     ocr: OcrEngine | None = None
+    replay: Replay | None = None
+    """Where the first plan and operator decisions may come from instead of the models."""
     started_at: float = field(default_factory=time.time)
     plan: Plan = field(default_factory=Plan)
     plan_version: int = 0
