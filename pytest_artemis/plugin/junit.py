@@ -42,11 +42,14 @@ def init_properties(item: pytest.Item, artifacts: Path) -> None:
 
 
 def set_properties(item: pytest.Item, values: Mapping[str, str]) -> None:
-    """Update properties in place (values must be plain strings)."""
+    """Update properties in place, appending a name not set before (values must be plain strings)."""
     index = item.stash.get(props_key, None)
     if index is None:
         return
     for name, value in values.items():
+        if name not in index:
+            index[name] = len(item.user_properties)
+            item.user_properties.append((name, str(value)))
         item.user_properties[index[name]] = (name, str(value))
 
 

@@ -83,6 +83,8 @@ def _failed_message(outcome: RunOutcome, items: tuple[ItemSummary, ...]) -> str:
 
 def _error_message(outcome: RunOutcome) -> str:
     device = f" on device {outcome.device}" if outcome.device else ""
+    if outcome.infra is not None and outcome.infra.kind == "usage":
+        return f"ERROR: usage error{device}: {outcome.infra.message}"
     if outcome.infra is not None:
         infra = outcome.infra
         return (f"ERROR: infrastructure failure ({infra.kind}) {infra.error_class}{device}: {infra.message}")

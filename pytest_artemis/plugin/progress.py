@@ -45,12 +45,17 @@ class Progress:
             done.append(f"{_short(label, 40)} [{mark}]")
         actions = "; ".join(done) or ", ".join(a.kind for a in step.actions) or "no action"
         flags = f" {{{', '.join(step.flags)}}}" if step.flags else ""
-        self._write(f"step {step.step} ({step.turn}): {actions}{flags}")
+        replayed = ", replayed" if step.replayed else ""
+        self._write(f"step {step.step} ({step.turn}{replayed}): {actions}{flags}")
 
     def verdict(self, verdict: CheckVerdict) -> None:
         kind = "assert_" if verdict.kind == "assert" else "verify"
         self._write(f"{verdict.status.upper()} {kind} {_short(verdict.item_text, 50)!r}: "
                     f"{_short(verdict.evidence, 60)}")
+
+    def note(self, text: str) -> None:
+        """A line about the run that is not a step or a verdict (e.g. what replay did)."""
+        self._write(text)
 
     def finish(self, outcome: RunOutcome, word: str) -> None:
         self._write(f"{word}: task {outcome.task.status}, {outcome.steps} steps, "

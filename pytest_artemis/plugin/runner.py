@@ -23,8 +23,9 @@ from .timeout import run_deadline
 if TYPE_CHECKING:
     from pytest_artemis.device.base import Device
     from pytest_artemis.engine.config import RunConfig
+    from pytest_artemis.engine.replay import Replay
     from pytest_artemis.models import ModelSet
-    from pytest_artemis.store import RunHeader
+    from pytest_artemis.store import Redactor, RunHeader
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -115,17 +116,34 @@ def run_for_item(
     progress.start(spec, device.serial)
     item.config.hook.pytest_artemis_run_start(item=item, spec=spec, device=device, artifacts=journal.dir)
     observer = PluginObserver(item, progress)
-    outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=_ocr(options))
+    replay = _replay(options, item.nodeid, spec.goal, redactor)
+    outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=_ocr(options),
+                       replay=replay)
+    replayed = redactor.redact(replay.finish(outcome)) if replay is not None else ""
+    if replayed:
+        set_properties(item, {"artemis.replay": replayed})
+        progress.note(replayed)
     verdict = judge(outcome)
     judgement = Judgement(verdict.word, redactor.redact(verdict.message))
     result = RunResult(outcome, tuple(observer.steps), tuple(observer.verdicts), journal.dir, judgement)
     set_properties(item, outcome_properties(outcome))
     text = section_text(outcome, result.verdicts, journal.dir, judgement.word)
+    text += f"{replayed}\n" if replayed else ""
     add_section(item, when, redactor.redact(text))
     progress.finish(outcome, judgement.word)
     item.config.hook.pytest_artemis_run_finish(item=item, outcome=outcome, artifacts=journal.dir,
                                                word=judgement.word)
     return result
+
+
+def _replay(options: ArtemisOptions, nodeid: str, goal: str, redactor: Redactor) -> Replay | None:
+    """The run's replay (``--artemis-replay`` other than ``off``), over the recordings directory."""
+    if options.replay == "off":
+        return None
+    from pytest_artemis.engine.replay import Replay
+    from pytest_artemis.store.recording import RecordingStore
+
+    return Replay.open(options.replay, RecordingStore(options.recordings), nodeid, goal, redactor)
 
 
 def _ocr(options: ArtemisOptions) -> object:
