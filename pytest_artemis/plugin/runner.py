@@ -116,7 +116,7 @@ def run_for_item(
     progress.start(spec, device.serial)
     item.config.hook.pytest_artemis_run_start(item=item, spec=spec, device=device, artifacts=journal.dir)
     observer = PluginObserver(item, progress)
-    replay = _replay(options, item.nodeid, spec.goal, redactor)
+    replay = _replay(settings, options, item.nodeid, spec.goal, redactor)
     outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=_ocr(options),
                        replay=replay)
     replayed = redactor.redact(replay.finish(outcome)) if replay is not None else ""
@@ -136,14 +136,16 @@ def run_for_item(
     return result
 
 
-def _replay(options: ArtemisOptions, nodeid: str, goal: str, redactor: Redactor) -> Replay | None:
-    """The run's replay (``--artemis-replay`` other than ``off``), over the recordings directory."""
-    if options.replay == "off":
+def _replay(
+    settings: RunSettings, options: ArtemisOptions, nodeid: str, goal: str, redactor: Redactor
+) -> Replay | None:
+    """The run's replay (the test's ``replay`` setting other than ``off``) over the recordings directory."""
+    if settings.replay == "off":
         return None
     from pytest_artemis.engine.replay import Replay
     from pytest_artemis.store.recording import RecordingStore
 
-    return Replay.open(options.replay, RecordingStore(options.recordings), nodeid, goal, redactor)
+    return Replay.open(settings.replay, RecordingStore(options.recordings), nodeid, goal, redactor)
 
 
 def _ocr(options: ArtemisOptions) -> object:

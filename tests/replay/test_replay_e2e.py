@@ -15,8 +15,9 @@ from pytest_artemis.store.recording import Recording
 NAME = "test_alarm"
 
 
-def run(project: pytest.Pytester, mode: str) -> tuple[pytest.RunResult, Case, RunRecord]:
-    result, cases = run_junit(project, "-v", "--artemis-device=sim", f"--artemis-replay={mode}")
+def run(project: pytest.Pytester, mode: str | None) -> tuple[pytest.RunResult, Case, RunRecord]:
+    option = (f"--artemis-replay={mode}",) if mode else ()
+    result, cases = run_junit(project, "-v", "--artemis-device=sim", *option)
     case = cases[NAME]
     return result, case, read_run(Path(case.props["artemis.artifacts"]))
 
@@ -83,9 +84,11 @@ def test_only_mode_ends_a_mismatch_as_a_usage_error_without_any_model_call(proje
     result.stdout.fnmatch_lines(["*::test_alarm ERROR*"])
 
 
-def test_only_mode_without_a_recording_calls_no_model(project):
-    project.makepyfile(test_replay=TESTS)
-    _, case, record = run(project, "only")
+@pytest.mark.parametrize("form", ["option", "marker"])
+def test_only_mode_without_a_recording_calls_no_model(project, form):
+    marker = '@pytest.mark.artemis(replay="only")\ndef test_alarm'
+    project.makepyfile(test_replay=TESTS if form == "option" else TESTS.replace("def test_alarm", marker))
+    _, case, record = run(project, "only" if form == "option" else None)
     assert case.props["artemis.outcome"] == "ERROR"
     assert "no usable recording of this test for this goal" in case.message
     assert record.model_calls == () and record.steps == ()
