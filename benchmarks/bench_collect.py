@@ -1,6 +1,7 @@
-"""Plugin import time, and ``pytest --collect-only`` on 200 marked tests vs the same tests unmarked.
+"""Plugin import time; ``--collect-only`` of 200 marked tests vs 200 plain tests; what a session without
+artemis tests pays for the plugin.
 
-    python benchmarks/bench_collect.py [--tests 200] [--repeats 5]
+    python benchmarks/bench_collect.py [--tests 200] [--repeats 7]
 
 Import: ``python -X importtime -c "import pytest_artemis.plugin"``; the total is the sum of the top-level
 cumulative times, split into what ``pytest`` itself costs and what the plugin adds on top (``-c "import
@@ -9,6 +10,9 @@ test functions (each takes the ``artemis`` fixture): marked with goal/verify/ass
 plugin on; unmarked with ``-p no:artemis``; unmarked with the plugin on. Every measurement is repeated
 ``--repeats`` times, interleaved, and medians are reported (the machine is noisy); the CPU time of each
 pytest process (user + sys) is printed too, being far less sensitive to other load than wall time.
+Finally a whole session (not only collection) of plain tests that use nothing of artemis runs with the plugin
+on and with ``-p no:artemis``: the difference is what the plugin costs a session that does not use it.
+Every pytest process runs in a user's environment (``userenv.py``: dev-only plugins off, loaded ones named).
 """
 
 from __future__ import annotations
@@ -24,10 +28,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from userenv import describe, env, pytest_argv
+
 IMPORT_TARGET_S = 0.5
 COLLECT_TARGET = 1.20
+UNUSED_TARGET_S = 0.1
 _LINE = re.compile(r"^import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)$")
-ENV = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/true", "LITELLM_OFFLINE_MODE": "true"}
+ENV = env()
 
 MARKED = '''
 @pytest.mark.goal("Turn on Wi-Fi number {n} in Settings", app="com.android.settings")
@@ -40,6 +47,10 @@ def test_case_{n}(artemis):
 UNMARKED = '''
 def test_case_{n}(artemis):
     assert artemis is not None
+'''
+PLAIN = '''
+def test_case_{n}():
+    assert {n} >= 0
 '''
 
 
@@ -64,7 +75,7 @@ def import_times() -> tuple[float, float, list[tuple[int, int, str]]]:
 def make_projects(root: Path, tests: int, per_file: int = 20) -> dict[str, Path]:
     projects = {}
     for name, template, head in (("marked", MARKED, "import pytest\nfrom pytest_artemis import probes\n"),
-                                 ("unmarked", UNMARKED, "")):
+                                 ("unmarked", UNMARKED, ""), ("plain", PLAIN, "")):
         project = root / name
         project.mkdir()
         (project / "pytest.ini").write_text("[pytest]\n")
@@ -82,7 +93,12 @@ def _children_cpu() -> float:
 
 def collect(project: Path, *extra: str) -> tuple[float, float, str]:
     """(wall s, CPU s, summary line) of one ``pytest --collect-only -q`` subprocess."""
-    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", *extra]
+    return session(project, "--collect-only", *extra)
+
+
+def session(project: Path, *extra: str) -> tuple[float, float, str]:
+    """(wall s, CPU s, summary line) of one ``pytest -q`` subprocess."""
+    argv = pytest_argv("-q", *extra)
     cpu = _children_cpu()
     started = time.perf_counter()
     proc = subprocess.run(argv, cwd=project, env=ENV, capture_output=True, text=True)
@@ -101,8 +117,9 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=7, help="interleaved repeats; medians (default 7)")
     args = parser.parse_args()
     imports: list[tuple[float, float, list[tuple[int, int, str]]]] = []
-    walls: dict[str, list[float]] = {"marked": [], "plain": [], "unmarked+plugin": []}
-    cpus: dict[str, list[float]] = {"marked": [], "plain": [], "unmarked+plugin": []}
+    labels = ("marked", "plain", "unmarked+plugin", "unused, plugin on", "unused, -p no:artemis")
+    walls: dict[str, list[float]] = {k: [] for k in labels}
+    cpus: dict[str, list[float]] = {k: [] for k in labels}
     summaries: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="artemis-bench-collect-") as tmp:
         projects = make_projects(Path(tmp), args.tests)
@@ -114,8 +131,14 @@ def main() -> int:
                 wall, cpu, summaries[label] = collect(project, *extra)
                 walls[label].append(wall)
                 cpus[label].append(cpu)
+            for label, extra in (("unused, plugin on", ()), ("unused, -p no:artemis", ("-p", "no:artemis"))):
+                wall, cpu, summaries[label] = session(projects["plain"], *extra)
+                walls[label].append(wall)
+                cpus[label].append(cpu)
+        header = describe(projects["plain"])
     plugin, extra = (statistics.median(i[k] for i in imports) for k in range(2))
     print(f"{os.cpu_count()} CPU cores, {args.repeats} interleaved repeats, medians")
+    print(header)
     print(f"import pytest_artemis.plugin (-X importtime cumulative, pytest included): {plugin:.3f} s "
           f"(target <= {IMPORT_TARGET_S} s: {'met' if plugin <= IMPORT_TARGET_S else 'MISSED'}); "
           f"on top of an already imported pytest: {extra:.3f} s")
@@ -138,6 +161,20 @@ def main() -> int:
     print(f"CPU time (less sensitive to other load): marked / plain = {cpu_m / cpu_p:.3f}; "
           f"marked / unmarked with plugin = {cpu_m / cpu_u:.3f}; unmarked with plugin / plain = "
           f"{cpu_u / cpu_p:.3f}; min wall marked / plain = {min(walls['marked']) / min(walls['plain']):.3f}")
+    on, off = (walls[k] for k in ("unused, plugin on", "unused, -p no:artemis"))
+    cost = statistics.median(a - b for a, b in zip(on, off, strict=True))
+    cpu_on, cpu_off = (cpus[k] for k in ("unused, plugin on", "unused, -p no:artemis"))
+    cpu_cost = statistics.median(a - b for a, b in zip(cpu_on, cpu_off, strict=True))
+    print(f"a session of {args.tests} tests that use nothing of artemis: plugin on "
+          f"{statistics.median(on):.3f} s, -p no:artemis {statistics.median(off):.3f} s "
+          f"({summaries['unused, plugin on']})")
+    print(f"{'measure (median of paired repeats)':<44} {'value':>8} {'target':>8}  verdict")
+    for label, value, target, unit in (
+            ("collect-only marked / plain", ratio, COLLECT_TARGET, "x"),
+            ("plugin cost to a session not using it", cost, UNUSED_TARGET_S, "s"),
+            ("  the same in CPU time", cpu_cost, UNUSED_TARGET_S, "s")):
+        print(f"{label:<44} {value:7.3f}{unit} {'<= ' + format(target, 'g'):>8}  "
+              f"{'met' if value <= target else 'MISSED'}")
     return 0
 
 

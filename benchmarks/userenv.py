@@ -1,0 +1,38 @@
+"""A user's pytest environment for the session benchmarks: the dev-only plugins off, the loaded ones named."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+#: pytest11 entry points installed by this project's dev extra only (a user's environment lacks them);
+#: hypothesis alone costs about 0.6 s per session start.
+DEV_ONLY = ("hypothesispytest",)
+
+
+def pytest_argv(*args: str) -> list[str]:
+    """``python -m pytest`` without the cache plugin and the dev-only plugins, then ``args``."""
+    off = [arg for name in DEV_ONLY for arg in ("-p", f"no:{name}")]
+    return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *off, *args]
+
+
+def env() -> dict[str, str]:
+    """The environment of a benchmark session (offline litellm; adbutils never spawns an adb server)."""
+    return {**os.environ, "ADBUTILS_ADB_PATH": "/bin/true", "LITELLM_OFFLINE_MODE": "true"}
+
+
+def loaded_plugins(cwd: Path) -> str:
+    """The ``plugins:`` line pytest prints for these arguments (what the measured sessions load)."""
+    proc = subprocess.run(pytest_argv("--collect-only", "-p", "no:artemis"), cwd=cwd, env=env(),
+                          capture_output=True, text=True, timeout=120)
+    found = re.search(r"^plugins: (.*)$", proc.stdout, re.MULTILINE)
+    return found.group(1) if found else "(none besides pytest's own)"
+
+
+def describe(cwd: Path) -> str:
+    """One line for a benchmark's header: interpreter, pytest's loaded plugins, what was turned off."""
+    return (f"python {sys.version.split()[0]}; third-party pytest plugins loaded: {loaded_plugins(cwd)}, "
+            f"artemis; turned off: {', '.join(DEV_ONLY)} (dev-only)")
