@@ -1,4 +1,4 @@
-"""AdbDevice's wire paths against the simulated phone: exec: for bytes, one-connection dumps, legacy pty shells."""
+"""AdbDevice wire paths on the simulated phone: exec: for bytes, one-connection dumps, legacy pty shells."""
 
 from __future__ import annotations
 
