@@ -10,6 +10,7 @@ import pytest
 
 from . import fixtures, markers, outcomes, timeout
 from .fixtures import configured_models
+from .junit_xml import JunitShaper
 from .lease import DeviceFarm, farm_key, worker_id
 from .markers import build_probe_table, probe_table_key, register_markers
 from .options import ArtemisOptions, add_options, options_key, resolve_config
@@ -17,6 +18,7 @@ from .reports import Reports
 from .result import Artemis
 from .runner import RunResult
 from .settings import RunSettings, session_settings, session_settings_key
+from .summary import TerminalSummary
 
 _PARTS = (
     (markers, "artemis.markers"),
@@ -24,6 +26,22 @@ _PARTS = (
     (outcomes, "artemis.outcomes"),
     (timeout, "artemis.timeout"),
 )
+_SUB_PLUGINS = (*(name for _, name in _PARTS), "artemis.reports", "artemis.junit", "artemis.summary",
+                "artemis.xdist")
+
+
+def refuse_partial_disabling(config: pytest.Config) -> None:
+    """``-p no:artemis.<part>`` is a usage error: without its outcome hooks a failed run would pass.
+
+    Only the whole plugin can be switched off (``-p no:artemis``); its tests then cannot run at all.
+    """
+    blocked = [name for name in _SUB_PLUGINS if config.pluginmanager.is_blocked(name)]
+    if blocked:
+        raise pytest.UsageError(
+            f"-p no:{blocked[0]}: parts of pytest-artemis cannot be disabled one by one (without them a "
+            "failed or unchecked run could be reported as passed); disable the whole plugin with "
+            "-p no:artemis, or drop the option"
+        )
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -38,6 +56,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
+    refuse_partial_disabling(config)
     register_markers(config)
     options = resolve_config(config)
     config.stash[options_key] = options
@@ -50,6 +69,9 @@ def pytest_configure(config: pytest.Config) -> None:
             config.pluginmanager.register(module, name)
     if not config.pluginmanager.has_plugin("artemis.reports"):
         config.pluginmanager.register(Reports(config), "artemis.reports")
+    if workerinput is None and not config.pluginmanager.has_plugin("artemis.junit"):
+        config.pluginmanager.register(JunitShaper(config), "artemis.junit")
+        config.pluginmanager.register(TerminalSummary(config), "artemis.summary")
     if config.pluginmanager.hasplugin("xdist") and workerinput is None:
         from .xdist import XdistHooks
 

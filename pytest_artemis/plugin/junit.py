@@ -22,6 +22,7 @@ PROPERTY_DEFAULTS: tuple[tuple[str, str], ...] = (
     ("artemis.cost_usd", "0"),
     ("artemis.device", ""),
     ("artemis.artifacts", ""),
+    ("artemis.infra", ""),
 )
 """Every testcase that uses the ``artemis`` fixture carries these (plain strings: xdist-safe)."""
 
@@ -68,6 +69,7 @@ def outcome_properties(outcome: RunOutcome) -> dict[str, str]:
         "artemis.tokens": str(outcome.usage.tokens),
         "artemis.cost_usd": "unknown" if cost is None else f"{cost:.6f}",
         "artemis.device": outcome.device or "",
+        "artemis.infra": f"{outcome.infra.kind}/{outcome.infra.error_class}" if outcome.infra else "",
     }
 
 
@@ -81,10 +83,13 @@ def set_report_word(item: pytest.Item, report: pytest.TestReport, word: str) -> 
 
 def report_word_of(report: pytest.TestReport) -> str | None:
     """The ``artemis.outcome`` property of a report (also after xdist turned tuples into lists)."""
-    for entry in report.user_properties:
-        if entry[0] == "artemis.outcome":
-            return str(entry[1])
-    return None
+    return report_props(report).get("artemis.outcome")
+
+
+def report_props(report: pytest.TestReport) -> dict[str, str]:
+    """The ``artemis.*`` properties of a report, by name."""
+    return {str(entry[0]): str(entry[1]) for entry in report.user_properties
+            if str(entry[0]).startswith("artemis.")}
 
 
 def section_text(outcome: RunOutcome, verdicts: Iterable[CheckVerdict], artifacts: Path, word: str) -> str:

@@ -34,6 +34,8 @@ class Judgement:
 
     word: Word
     message: str = ""
+    reason: str = ""
+    """One line after the word: the JUnit message (``WORD: reason``) and the short-summary text."""
 
     @property
     def phase(self) -> Literal["setup", "call"]:
@@ -48,14 +50,33 @@ def judge(outcome: RunOutcome) -> Judgement:
     tally = outcome.tests
     if word == "FAILED":
         failed_asserts = tuple(i for i in tally.with_status("failed") if i.kind == "assert")
-        return Judgement("FAILED", _failed_message(outcome, failed_asserts))
+        return Judgement("FAILED", _failed_message(outcome, failed_asserts),
+                         _first(f"{len(failed_asserts) or tally.failed} assertion(s) failed", failed_asserts))
     if word in ("ERROR", "INTERRUPTED"):
-        return Judgement("ERROR", _error_message(outcome))
+        message = _error_message(outcome)
+        return Judgement("ERROR", message, message.split("\n", 1)[0].removeprefix("ERROR: "))
     if word == "BLOCKED":
-        return Judgement("BLOCKED", _blocked_message(outcome, tally.with_status("failed")))
+        message = _blocked_message(outcome, tally.with_status("failed"))
+        return Judgement("BLOCKED", message, _blocked_reason(outcome))
     if word == "UNCHECKED":
-        return Judgement("UNCHECKED", _unchecked_message(tally.with_status("unchecked", "inconclusive")))
+        items = tally.with_status("unchecked", "inconclusive")
+        return Judgement("UNCHECKED", _unchecked_message(items),
+                         _first(f"{len(items)} item(s) not confirmed", items))
     return Judgement("PASSED")
+
+
+def _first(head: str, items: tuple[ItemSummary, ...]) -> str:
+    """``head`` and the first item with its evidence, on one line."""
+    if not items:
+        return head
+    return f"{head}: {_line(items[0]).strip().removeprefix('- ')}"
+
+
+def _blocked_reason(outcome: RunOutcome) -> str:
+    task = outcome.task
+    reason = task.reason or outcome.stop_reason or "the goal was not reached"
+    unmet = f"; unmet: {task.unmet[0]!r}" if task.unmet else ""
+    return " ".join(f"task {task.status}: {reason}{unmet}".split())
 
 
 def _line(item: ItemSummary) -> str:
@@ -112,8 +133,12 @@ def _unchecked_message(items: tuple[ItemSummary, ...]) -> str:
     return f"{head}\n{_lines(items)}" if items else head
 
 
-def raise_in_call(judgement: Judgement, unchecked: UncheckedMode) -> None:
-    """Raise the call-phase outcome of a judgement (FAILED/UNCHECKED); return for the other words."""
+def raise_in_call(judgement: Judgement, unchecked: UncheckedMode, *, runxfail: bool = False) -> None:
+    """Raise the call-phase outcome of a judgement (FAILED/UNCHECKED); return for the other words.
+
+    Under ``--runxfail`` pytest turns ``pytest.xfail`` into a no-op: an UNCHECKED run would pass, so
+    it fails instead (nothing that was not confirmed may pass).
+    """
     if judgement.word == "FAILED":
         _fail(judgement.message)
     if judgement.word == "UNCHECKED":
@@ -121,7 +146,10 @@ def raise_in_call(judgement: Judgement, unchecked: UncheckedMode) -> None:
             pytest.skip(judgement.message)
         if unchecked == "fail":
             _fail(judgement.message.replace("UNCHECKED:", "UNCHECKED (strict):", 1))
-        pytest.xfail(judgement.message)
+        if runxfail:
+            _fail(judgement.message.replace("UNCHECKED:", "UNCHECKED (--runxfail cannot make it pass):", 1))
+        # The xfail reason is what the short summary prints after the word (which it shows already).
+        pytest.xfail(judgement.message.removeprefix("UNCHECKED: "))
 
 
 def worst(judgements: Iterable[Judgement]) -> Judgement | None:
@@ -200,7 +228,8 @@ def pytest_runtest_call(item: pytest.Item) -> object:
     elif judgement is not None and judgement.word != "PASSED":
         from .settings import settings_key
 
-        raise_in_call(judgement, item.stash[settings_key].unchecked)
+        raise_in_call(judgement, item.stash[settings_key].unchecked,
+                      runxfail=bool(item.config.getoption("runxfail", False)))
     return result
 
 
@@ -222,11 +251,22 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report: pytest.TestReport = yield
     if props_key in item.stash:
         ours = call.excinfo is not None and isinstance(call.excinfo.value, ArtemisOutcome)
-        word = report_word(worst(item.stash.get(judgements_key, [])), report.when, report.outcome,
-                           hasattr(report, "wasxfail"), ours, deferred_key in item.stash)
+        judgement = worst(item.stash.get(judgements_key, []))
+        word = report_word(judgement, report.when, report.outcome, hasattr(report, "wasxfail"), ours,
+                           deferred_key in item.stash)
         if word is not None:
             set_report_word(item, report, word)
+        if ours and judgement is not None and judgement.reason:
+            unconfirmed = judgement.word == "UNCHECKED" and report.failed
+            _lead_with_reason(report, f"UNCHECKED: {judgement.reason}" if unconfirmed else judgement.reason)
     return report
+
+
+def _lead_with_reason(report: pytest.TestReport, reason: str) -> None:
+    """The one-line crash message (short summary, JUnit message) is the reason, not the exception name."""
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None:
+        crash.message = reason
 
 
 def pytest_report_teststatus(

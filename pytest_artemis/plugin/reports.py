@@ -16,6 +16,7 @@ from pytest_artemis.report import IndexEntry, render_index, render_run_report
 from pytest_artemis.store import JournalCorrupt, RunRecord, read_run
 
 from .options import options_key
+from .summary import index_path_key
 
 
 def _record(run_dir: Path) -> RunRecord | None:
@@ -72,4 +73,5 @@ class Reports:
         if hasattr(self._config, "workerinput") or not self._seen:
             return
         root = self._config.stash[options_key].artifacts.resolve()
-        render_index(root, [index_entry(root, nodeid, props) for nodeid, props in self._seen.items()])
+        entries = [index_entry(root, nodeid, props) for nodeid, props in self._seen.items()]
+        self._config.stash[index_path_key] = render_index(root, entries)

@@ -124,7 +124,7 @@ def run_for_item(
         set_properties(item, {"artemis.replay": replayed})
         progress.note(replayed)
     verdict = judge(outcome)
-    judgement = Judgement(verdict.word, redactor.redact(verdict.message))
+    judgement = Judgement(verdict.word, redactor.redact(verdict.message), redactor.redact(verdict.reason))
     result = RunResult(outcome, tuple(observer.steps), tuple(observer.verdicts), journal.dir, judgement)
     set_properties(item, outcome_properties(outcome))
     text = section_text(outcome, result.verdicts, journal.dir, judgement.word)

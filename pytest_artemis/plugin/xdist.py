@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 from .lease import WORKERINPUT_POOL, Pool, farm_key, holder_key, holder_of
+from .options import options_key
+from .runner import artifacts_dir_for
 
 if TYPE_CHECKING:
     from xdist.workermanage import WorkerController
@@ -43,8 +46,17 @@ class XdistHooks:
             f"while running {crashitem}; its run journal has no terminal record and reads back as "
             "interrupted"
         )
+        run_dir = _latest_run(artifacts_dir_for(self._config.stash[options_key], crashitem))
         report.user_properties = [
             ("artemis.outcome", "ERROR"),
             ("artemis.execution", "interrupted"),
             ("artemis.device", serial or ""),
+            ("artemis.artifacts", str(run_dir)),
+            ("artemis.infra", "harness/WorkerCrashed"),
         ]
+
+
+def _latest_run(test_dir: Path) -> Path:
+    """The newest run journal of a test (the one its dead worker left), else the test's directory."""
+    runs = sorted(test_dir.glob("*/run.jsonl"), key=lambda p: p.stat().st_mtime)
+    return runs[-1].parent if runs else test_dir

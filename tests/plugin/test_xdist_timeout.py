@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plugin_helpers import ROWS_TESTS, check_rows, run_junit
+from plugin_helpers import ROWS_TESTS, assert_words, check_rows, run_junit
 
 from pytest_artemis.store import list_runs, read_run
 
@@ -57,6 +57,10 @@ def test_a_crashed_worker_is_an_error_naming_the_device_and_others_are_unaffecte
     # The dead worker's journal has no terminal record: it reads back as interrupted, never passed.
     runs = list_runs(Path(suite.path, ".artemis", "test_crash.py__test_dies"))
     assert runs and read_run(runs[0]).execution == "interrupted"
+    # Its testcase still carries what CI needs: outcome, device, artifacts path, the infra class.
+    assert dead.props["artemis.outcome"] == "ERROR" and dead.props["artemis.device"].startswith("emulator-")
+    assert Path(dead.props["artemis.artifacts"]) == runs[0].resolve()
+    assert dead.props["artemis.infra"] == "harness/WorkerCrashed"
 
 
 def test_pytest_timeout_budget_ends_blocked_not_a_crash(suite):
@@ -72,7 +76,7 @@ def test_pytest_timeout_budget_ends_blocked_not_a_crash(suite):
             pass
     ''')
     result, cases = run_junit(suite, "--artemis-device=sim", "--timeout=5", subprocess=True)
-    result.assert_outcomes(errors=1, passed=1)
+    assert_words(result, blocked=1, passed=1)
     case = cases["test_slow"]
     assert case.result == "error" and "BLOCKED" in case.message and "time budget" in case.text
     assert case.props["artemis.execution"] == "finished"

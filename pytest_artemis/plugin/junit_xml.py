@@ -1,0 +1,170 @@
+"""The JUnit XML as CI readers need it: a ``type`` on every non-pass, reasons first, valid xunit2.
+
+pytest writes the testcases; this plugin (registered where the XML is written: the xdist controller or
+the only process) reshapes each finished ``<testcase>`` element in place:
+
+* ``<failure>``/``<error>`` get ``type="artemis.assertion"``, ``artemis.blocked``, ``artemis.unchecked``,
+  ``artemis.infra.<kind>.<ErrorClass>`` or ``artemis.error``, and a message ``WORD: reason``;
+* an UNCHECKED ``<skipped type="pytest.xfail">`` gets the unchecked items and why as its body;
+* ``junit_family=xunit1``/``legacy``: the ``artemis.*`` properties stay on the testcase;
+  ``xunit2`` (pytest's default) forbids testcase properties, so they move to the testsuite's
+  ``<properties>`` as ``artemis.NAME[<node id>]`` and the XML validates against the xunit2 schema;
+* the key screenshots are attached for GitLab as ``[[ATTACHMENT|/abs/path.png]]`` in ``<system-out>``.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from _pytest.junitxml import LogXML, _NodeReporter, xml_key
+
+from .junit import report_props
+from .screens import key_screenshots
+
+_RESULTS = ("failure", "error", "skipped")
+_SUITE_NAME = re.compile(r"^(artemis\.[a-z_.]+)\[(.+)\]$")
+
+
+def result_type(word: str, infra: str, element: str, message: str = "") -> str | None:
+    """The ``type`` attribute of a result element for a test whose ``artemis.outcome`` is ``word``
+    (``message``: the element's message, which names a strict UNCHECKED)."""
+    if element == "skipped":
+        return None  # pytest's own pytest.xfail / pytest.skip types stay
+    if word == "FAILED" and message.startswith("FAILED: UNCHECKED"):
+        return "artemis.unchecked"
+    if word == "FAILED":
+        return "artemis.assertion" if element == "failure" else "artemis.error"
+    if word == "BLOCKED":
+        return "artemis.blocked"
+    if word == "ERROR" and infra:
+        kind, _, error_class = infra.partition("/")
+        return f"artemis.infra.{kind}.{error_class}"
+    return "artemis.error"
+
+
+def suite_property_name(name: str, nodeid: str) -> str:
+    """Where an xunit2 testcase's property goes on the testsuite: ``artemis.outcome[<node id>]``."""
+    return f"{name}[{nodeid}]"
+
+
+def read_properties(path: Path | str) -> dict[str, dict[str, str]]:
+    """Test node id → its ``artemis.*`` properties, from a JUnit XML file of either family.
+
+    For CI scripts: testcase-level properties (xunit1) are keyed by ``classname::name``, testsuite-level
+    ones (xunit2) by the node id in their name.
+    """
+    found: dict[str, dict[str, str]] = {}
+    root = ET.parse(path).getroot()
+    for suite in root.iter("testsuite"):
+        for prop in suite.findall("properties/property"):
+            match = _SUITE_NAME.match(prop.get("name", ""))
+            if match:
+                found.setdefault(match.group(2), {})[match.group(1)] = prop.get("value", "")
+        for case in suite.iter("testcase"):
+            own = {p.get("name", ""): p.get("value", "") for p in case.findall("properties/property")
+                   if p.get("name", "").startswith("artemis.")}
+            if own:
+                found[f"{case.get('classname')}::{case.get('name')}"] = own
+    return found
+
+
+class JunitShaper:
+    """Reshapes each finished testcase element of pytest's ``LogXML`` (see the module docstring)."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self._config = config
+        self._open: dict[tuple[str, object], _NodeReporter] = {}
+
+    def _xml(self) -> LogXML | None:
+        return self._config.stash.get(xml_key, None)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Before LogXML closes a testcase on its teardown report, keep a handle on its reporter."""
+        xml = self._xml()
+        if xml is None or report.when != "teardown" or not report_props(report):
+            return
+        self._open[(report.nodeid, getattr(report, "node", None))] = xml.node_reporter(report)
+
+    @pytest.hookimpl(trylast=True, specname="pytest_runtest_logreport")
+    def pytest_runtest_logreport_after(self, report: pytest.TestReport) -> None:
+        """Shape the testcase once LogXML has written (teardown) or opened (crashed worker) it."""
+        xml = self._xml()
+        props = report_props(report)
+        if xml is None or not props:
+            return
+        key = (report.nodeid, getattr(report, "node", None))
+        if report.when == "teardown" and key in self._open:
+            element = self._open.pop(key).to_xml()
+            self._shape(xml, element, report.nodeid, props)
+        elif report.when == "???":  # a crashed worker: no teardown report will ever close it
+            reporter = xml.node_reporter(report)
+            for node in reporter.nodes:
+                self._result(node, props)
+            if xml.family == "xunit1":
+                for name, value in props.items():
+                    reporter.add_property(name, value)
+            else:
+                self._to_suite(xml, report.nodeid, props)
+
+    def _shape(self, xml: LogXML, element: ET.Element, nodeid: str, props: dict[str, str]) -> None:
+        for node in element:
+            self._result(node, props)
+        if xml.family != "xunit1":
+            for holder in element.findall("properties"):
+                for prop in list(holder):
+                    if prop.get("name", "").startswith("artemis."):
+                        holder.remove(prop)
+                if not len(holder):
+                    element.remove(holder)
+            self._to_suite(xml, nodeid, props)
+        self._attach(element, props)
+
+    @staticmethod
+    def _result(node: ET.Element, props: dict[str, str]) -> None:
+        if node.tag not in _RESULTS:
+            return
+        word = props.get("artemis.outcome", "")
+        if node.tag == "skipped" and word == "UNCHECKED":
+            message = node.get("message", "")
+            lead = ": ".join(line.strip().removeprefix("- ") for line in message.splitlines()[:2])
+            node.set("message", f"UNCHECKED: {lead}")
+            node.text = f"UNCHECKED: {message}"
+        elif node.tag in ("failure", "error") and word in ("FAILED", "BLOCKED", "ERROR"):
+            node.set("message", _lead(word, node.get("message", ""), node.text or ""))
+        kind = result_type(word, props.get("artemis.infra", ""), node.tag, node.get("message", ""))
+        if kind is not None:
+            node.set("type", kind)
+
+    @staticmethod
+    def _to_suite(xml: LogXML, nodeid: str, props: dict[str, str]) -> None:
+        for name, value in props.items():
+            xml.add_global_property(suite_property_name(name, nodeid), value)
+
+    @staticmethod
+    def _attach(element: ET.Element, props: dict[str, str]) -> None:
+        shots = key_screenshots(Path(props.get("artemis.artifacts", "")))
+        if not shots:
+            return
+        lines = "".join(f"[[ATTACHMENT|{shot}]]\n" for shot in shots)
+        out = element.find("system-out")
+        if out is None:
+            out = ET.SubElement(element, "system-out")
+            out.text = lines
+        else:
+            out.text = (out.text or "") + "\n" + lines
+
+
+def _lead(word: str, message: str, text: str) -> str:
+    """``WORD: reason``: pytest's ``failed on setup with "…"`` wrapper removed, the word first."""
+    inner = message
+    wrapped = re.match(r'^failed on (?:setup|teardown|call) with "(.*)"$', message, re.S)
+    if wrapped:
+        inner = wrapped.group(1)
+    inner = inner.removeprefix("ArtemisOutcome: ").removeprefix("Failed: ")
+    if not inner.strip():
+        inner = text.strip().splitlines()[0] if text.strip() else ""
+    return inner if inner.startswith(f"{word}") else f"{word}: {inner}"
