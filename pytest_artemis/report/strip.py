@@ -1,4 +1,4 @@
-"""The timeline strip: steps on one lane, each checkpoint's checks on their own lane, on one time axis.
+"""The timeline strip: steps on one lane, each check attempt on a lane of its own, on one time axis.
 
 A checkpoint is spawned after the step it is anchored at and runs while the operator goes on; its
 verdicts are taken in at the start of the first turn that begins after they finished (or at exit
@@ -19,9 +19,9 @@ _WORST = ("failed", "inconclusive", "unchecked", "passed", "superseded")
 
 @dataclass(frozen=True)
 class Lane:
-    """One checkpoint's span on the axis."""
+    """One check attempt's span on the axis (a checkpoint's repairs are attempts of their own)."""
 
-    checkpoint: str
+    attempt: str
     anchor: int | None
     start: float
     end: float
@@ -33,16 +33,16 @@ class Lane:
 def _lanes(steps: Sequence[StepRecord], verdicts: Sequence[CheckVerdict]) -> list[Lane]:
     groups: dict[str, list[CheckVerdict]] = {}
     for v in verdicts:
-        groups.setdefault(v.checkpoint_id, []).append(v)
+        groups.setdefault(v.attempt_id, []).append(v)
     lanes = []
-    for checkpoint, group in groups.items():
+    for attempt, group in groups.items():
         end = max(v.finished_at for v in group)
         statuses = {v.status for v in group}
         worst = next((s for s in _WORST if s in statuses), "passed")
         harvested = next((s.step for s in steps if s.started_at >= end), None)
         lanes.append(
             Lane(
-                checkpoint,
+                attempt,
                 group[0].anchor_step,
                 min(v.started_at for v in group),
                 end,
@@ -83,11 +83,11 @@ def _step_lane(axis: _Axis, steps: Sequence[StepRecord]) -> str:
     )
 
 
-def _check_lane(axis: _Axis, lane: Lane) -> str:
+def _check_lane(axis: _Axis, n: int, lane: Lane) -> str:
     spawned = f"after step {lane.anchor}" if lane.anchor is not None else "at exit"
     taken = f"taken in at step {lane.harvested_by}" if lane.harvested_by is not None else "taken in at exit"
     title = (
-        f"checkpoint {lane.checkpoint}: {lane.items} item(s), spawned {spawned}, ran "
+        f"attempt {lane.attempt}: {lane.items} item(s), spawned {spawned}, ran "
         f"{fmt_duration(lane.end - lane.start)}, {taken}; worst status {lane.status}"
     )
     bar = tag("span", "", class_=f"cspan s-{lane.status}", style=axis.box(lane.start, lane.end), title=title)
@@ -104,10 +104,8 @@ def _check_lane(axis: _Axis, lane: Lane) -> str:
             style=f"left:{axis.pct(lane.end):.2f}%",
             title=taken,
         )
-    name = tag("span", esc(f"⚑ {spawned}"), class_="lname", title=title)
-    return tag(
-        "div", name + tag("div", marks, class_="ltrack"), class_="lane", data_checkpoint=lane.checkpoint
-    )
+    name = tag("span", esc(f"⚑ {n}. {spawned}"), class_="lname", title=title)
+    return tag("div", name + tag("div", marks, class_="ltrack"), class_="lane", data_attempt=lane.attempt)
 
 
 def strip_section(
@@ -121,11 +119,11 @@ def strip_section(
         return ""
     ends = [s.finished_at for s in steps] + [v.finished_at for v in verdicts] + [finished_at or started_at]
     axis = _Axis(started_at, max(ends))
-    lanes = [_check_lane(axis, lane) for lane in _lanes(steps, verdicts)]
+    lanes = [_check_lane(axis, n, lane) for n, lane in enumerate(_lanes(steps, verdicts), start=1)]
     legend = tag(
         "p",
         "◆ spawned · bar: checks running · ▲ taken in by the operator's next turn (click: that step)",
         class_="muted legend",
     )
     body = tag("div", _step_lane(axis, steps) + "".join(lanes), class_="strip") + legend
-    return section(f"Timeline ({len(lanes)} checkpoints)", body, id_="strip")
+    return section(f"Timeline ({len(lanes)} check attempts)", body, id_="strip")
