@@ -138,3 +138,16 @@ def test_index_rows_carry_reason_duration_and_sortable_values(sim_session: SimSe
     assert "1 PASSED" in text and "1 INTERRUPTED" in text and "slowest tests" in text
     durations = [float(c["data-v"]) for c in index.all("td", "c-duration")]
     assert all(d > 0 for d in durations)
+
+
+def test_timeline_strip_shows_each_check_attempt_from_spawn_to_the_step_that_took_it_in(
+    sim_session: SimSession,
+):
+    record = read_run(sim_session.runs["test_extra_dim_blocked"])
+    page = parse(sim_session.report("test_extra_dim_blocked"))
+    lanes = [d["data-attempt"] for d in page.all("div", "lane") if "data-attempt" in d]
+    assert set(lanes) == {v.attempt_id for v in record.verdicts} and len(lanes) == len(set(lanes)) >= 2
+    harvests = [a["href"] for a in page.all("a", "harvest")]
+    assert harvests and all(h[1:] in page.by_id for h in harvests)
+    blocks = [a["href"] for a in page.all("a", "sblock")]
+    assert blocks == [f"#step-{s.step}" for s in record.steps]
