@@ -15,7 +15,7 @@ import pytest
 if TYPE_CHECKING:
     from pytest_artemis.contracts import CheckVerdict, RunOutcome, StepRecord, TaskSpec
     from pytest_artemis.device.base import Device
-    from pytest_artemis.device.probes import ProbeKind
+    from pytest_artemis.device.probe_table import ProbeKind
 
 hookspec = pytest.hookspec
 
@@ -50,7 +50,7 @@ def pytest_artemis_lease_device(config: pytest.Config, worker_id: str) -> Device
 
 @hookspec
 def pytest_artemis_probe_specs(config: pytest.Config) -> list[ProbeKind]:
-    """Return extra probe kinds (``pytest_artemis.device.probes.ProbeKind``) to add to the probe table.
+    """Return extra probe kinds (``pytest_artemis.device.probe_table.ProbeKind``) to add to the probe table.
 
     They are checked like the built-ins (argv of plain words, validated parameters, nothing that
     changes device state); a refused kind is a usage error at startup.

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from pytest_artemis.contracts import CheckItem, CheckVerdict, ProbeSpec, ScreenView
+from pytest_artemis.device.probe_table import ProbeTable
 from pytest_artemis.models import CallLog, ChatMessage, ImagePart, Model, RequestContext
 
 from .prompts import checker_system, join
@@ -153,14 +154,16 @@ def _items_text(items: Sequence[CheckItem]) -> str:
 class Checker:
     """Runs one judgement: a bounded loop of evidence requests, then verdicts bound by the code rules."""
 
-    def __init__(self, model: Model, calls: CallLog | None, *, probes: bool, max_iterations: int) -> None:
+    def __init__(self, model: Model, calls: CallLog | None, *, probes: ProbeTable | None,
+                 max_iterations: int) -> None:
+        """``probes`` is the session's probe table the checker may use (None: no probing)."""
         self._model = model
         self._calls = calls
         self._probes = probes
         self._max_iterations = max_iterations
 
     def tools(self, entry: Entry) -> tuple[CheckerTool, ...]:
-        return checker_tools(entry, probes=self._probes)
+        return checker_tools(entry, probes=self._probes is not None)
 
     def messages(self, request: CheckRequest) -> list[ChatMessage]:
         """The opening messages of a judgement (system prompt assembled for the entry and items)."""

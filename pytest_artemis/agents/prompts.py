@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pytest_artemis.contracts import CheckItem
-from pytest_artemis.device.probes import DEFAULT_PROBES, ProbeTable
+from pytest_artemis.device.probe_table import ProbeTable
 from pytest_artemis.plan import parse_plan, render_grammar_spec
 
 
@@ -165,10 +165,10 @@ def _probe_kinds(table: ProbeTable) -> str:
 
 
 def checker_system(
-    items: Sequence[CheckItem], *, entry: str, tool_docs: Sequence[str], probes: bool,
-    table: ProbeTable = DEFAULT_PROBES,
+    items: Sequence[CheckItem], *, entry: str, tool_docs: Sequence[str], probes: ProbeTable | None,
 ) -> str:
-    """The checker's system prompt for one entry, assembled from the items it judges and its tools."""
+    """The checker's system prompt for one entry, assembled from the items it judges and its tools;
+    ``probes`` is the session's probe table (listed kind by kind), None when probing is off."""
     kinds = {item.kind for item in items}
     tools = "Tools (read-only):\n" + "\n".join(f"- {doc}" for doc in tool_docs) if tool_docs else ""
     return join(
@@ -176,7 +176,7 @@ def checker_system(
         _CHECKER_VERIFY if "verify" in kinds else "",
         _CHECKER_ASSERT if "assert" in kinds else "",
         _CHECKER_ANCHOR if entry == "checkpoint" else _CHECKER_FINAL,
-        _CHECKER_PROBES + _probe_kinds(table) if probes else "",
+        _CHECKER_PROBES + _probe_kinds(probes) if probes is not None else "",
         tools,
         _CHECKER_OUTPUT,
     )

@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 from typing import Literal
 
-from pydantic import Field, JsonValue
+from pydantic import Field, SerializeAsAny
 
 from ._base import Contract
+from .probe_outputs import BuiltinOutput, ProbeOutput
 from .screen import ScreenView
 
 CheckKind = Literal["verify", "assert", "goal"]
@@ -44,13 +45,18 @@ class ProbeCheck(Contract):
 
 
 class ProbeResult(Contract):
-    """What a probe returned: the argv that ran, the raw output (evidence) and the parsed data."""
+    """What a probe returned: the argv that ran, the raw output (evidence) and its typed output.
+
+    ``parsed`` is the kind's output model, or ``Unreadable`` (with the reason) when the output could
+    not be read or the command failed; a plugin kind's own output model round-trips to JSON but is
+    not rebuilt from it.
+    """
 
     spec: ProbeSpec
     argv: tuple[str, ...]
     raw: str
     exit_code: int = 0
-    parsed: JsonValue = None
+    parsed: BuiltinOutput | SerializeAsAny[ProbeOutput] | None = None
 
 
 class CheckItem(Contract):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from .base import KEYCODES, Capture, Device, DeviceInfo, Hierarchy
 from .errors import DeviceCommandFailed, DeviceError, DeviceTimeout, DeviceUnavailable, ProbeRefused
-from .probes import DEFAULT_PROBES, ProbeKind, ProbeTable
+from .probe_table import ProbeKind, ProbeTable, builtin_probes
 
 if TYPE_CHECKING:
     from .adb import AdbDevice
@@ -38,7 +38,6 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "DEFAULT_PROBES",
     "KEYCODES",
     "AdbDevice",
     "Capture",
@@ -55,6 +54,7 @@ __all__ = [
     "ProbeRefused",
     "ProbeTable",
     "Screen",
+    "builtin_probes",
     "fuse_ocr",
     "load_ocr",
     "perceive",

@@ -16,12 +16,12 @@ from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
 from PIL import Image, UnidentifiedImageError
 
 from pytest_artemis.contracts import ProbeResult, ProbeSpec
-from pytest_artemis.contracts.probe_outputs import PACKAGE_PATTERN
+from pytest_artemis.contracts.probe_outputs import PACKAGE_PATTERN, ForegroundOutput, Unreadable
 
 from .base import KEYCODES, Capture, DeviceInfo, Hierarchy
 from .errors import DeviceCommandFailed, DeviceError, DeviceTimeout, DeviceUnavailable
 from .hierarchy import HierarchyParseError, parse_hierarchy
-from .probes import DEFAULT_PROBES, ProbeTable
+from .probe_table import ProbeTable, builtin_probes
 from .wire import AdbWire, ServiceRefused
 
 _EXIT_MARK = b"__ARTEMIS_EXIT__:"
@@ -84,13 +84,18 @@ class AdbDevice:
         self._client = adbutils.AdbClient(host=host, port=port, socket_timeout=timeout_s)
         self._wire = AdbWire(self._client, serial)
         self._exec = True
-        self.probes = probes if probes is not None else DEFAULT_PROBES
+        self._probe_table = probes if probes is not None else builtin_probes()
         # One dump file per device: concurrent hierarchy() calls must not remove each other's file.
         self._dump_lock = threading.Lock()
 
     @property
     def serial(self) -> str:
         return self._serial
+
+    @property
+    def probe_table(self) -> ProbeTable:
+        """The probe kinds this device runs (the session's table: built-ins and plugin kinds)."""
+        return self._probe_table
 
     def __repr__(self) -> str:
         return f"AdbDevice({self._serial!r}, {self._client.host}:{self._client.port})"
@@ -256,8 +261,7 @@ class AdbDevice:
     def current_app(self) -> str:
         """Package of the resumed activity (empty string when none is known)."""
         parsed = self.probe("foreground").parsed
-        package = parsed.get("package") if isinstance(parsed, dict) else None
-        return package if isinstance(package, str) else ""
+        return (parsed.package or "") if isinstance(parsed, ForegroundOutput) else ""
 
     # -- probes and info ----------------------------------------------------------------------
 
@@ -266,11 +270,12 @@ class AdbDevice:
         return self.probe_spec(ProbeSpec(kind=kind, params=params))
 
     def probe_spec(self, spec: ProbeSpec) -> ProbeResult:
-        """Run a validated probe; a non-zero exit keeps the raw output and leaves ``parsed`` None."""
-        argv = self.probes.argv(spec)
+        """Run a validated probe; a non-zero exit keeps the raw output and makes ``parsed`` Unreadable."""
+        argv = self._probe_table.argv(spec)
         out, code = self.run(argv)
         raw = out.decode("utf-8", errors="replace")
-        parsed = self.probes.parse(spec, raw) if code == 0 else None
+        parsed = (self._probe_table.parse(spec, raw) if code == 0
+                  else Unreadable(reason=f"`{_quote(argv)}` exited {code}"))
         return ProbeResult(spec=spec, argv=tuple(argv), raw=raw, exit_code=code, parsed=parsed)
 
     def info(self) -> DeviceInfo:

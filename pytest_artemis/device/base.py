@@ -9,6 +9,8 @@ from typing import Protocol, runtime_checkable
 from pytest_artemis.contracts import ProbeResult, ProbeSpec, UIElement
 from pytest_artemis.contracts._base import Contract
 
+from .probe_table import ProbeTable
+
 #: Key names the operator may press, mapped to Android key codes for ``input keyevent``.
 KEYCODES: dict[str, str] = {
     "BACK": "KEYCODE_BACK",
@@ -60,6 +62,11 @@ class Device(Protocol):
 
     @property
     def serial(self) -> str: ...
+
+    @property
+    def probe_table(self) -> ProbeTable:
+        """The probe kinds this device runs; the checker is told exactly these."""
+        ...
 
     def screenshot(self) -> Capture: ...
 

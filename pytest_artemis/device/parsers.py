@@ -1,185 +1,217 @@
-"""Parsers from raw probe output (real Android formats, and the simulated phone's) to JSON data.
+"""Parsers from raw probe output (the formats of real Android 7-15 devices) to typed probe outputs.
 
-Each parser is a pure function ``(raw, params) -> JsonValue``; it never raises on unexpected text,
-it returns what it could read (the raw text stays the evidence).
+Each parser is a pure function ``(raw, params) -> output | Unreadable``. It never raises: text that is
+not the probe's format (an error message, a permission denial, noise) gives ``Unreadable`` with the
+reason, so a check over it is inconclusive rather than decided by what happened not to match.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from pydantic import JsonValue
+from pytest_artemis.contracts.probe_outputs import (
+    BatteryOutput,
+    ContentOutput,
+    ForegroundOutput,
+    NotificationsOutput,
+    PackagesOutput,
+    PostedNotification,
+    ProbeOutput,
+    PropOutput,
+    SettingOutput,
+    TextOutput,
+    Unreadable,
+    WindowFocusOutput,
+)
 
-_STAMP = r"(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d+)?"
-_NEXT_CLOCK = re.compile(r"user:(\d+)\s+pendingSend:\S+\s+time:(\d+)\s*=\s*" + _STAMP)
-_ALARM = re.compile(
-    r"^\s*(RTC_WAKEUP|RTC|ELAPSED_WAKEUP|ELAPSED)\s+#\d+:\s+Alarm\{\S+\s+type\s+-?\d+\s+"
-    r"(?:origWhen|when)\s+(-?\d+)\b.*?\s(\S+)\}\s*$"
-)
-_ALARM_ORIG = re.compile(r"origWhen=" + _STAMP)
-_TAG = re.compile(r"^\s*tag=(\S+)")
-_DESKCLOCK = re.compile(
-    r'^\s*Alarm\{id=(\d+) hour=(\d+) minutes=(\d+) enabled=(true|false)\b.*?label="((?:[^"\\]|\\.)*)"\}'
-)
-_ACTIVITY = re.compile(
-    r"(?:topResumedActivity|mResumedActivity|ResumedActivity|mFocusedActivity)[=:]\s*"
-    r"ActivityRecord\{\S+\s+u\d+\s+([\w.]+)/([\w.$]+)"
-)
-_FOCUS = re.compile(r"mCurrentFocus=(?:Window\{\S+\s+u\d+\s+([^}]*)\}|(\S+))")
-_FOCUSED_APP = re.compile(r"mFocusedApp=.*?ActivityRecord\{\S+\s+u\d+\s+([\w.]+)/")
+from .alarm_parser import parse_alarms
+
+Parsed = ProbeOutput | Unreadable
+Parser = Callable[[str, Mapping[str, str]], Parsed]
+
+_RECORD = r"ActivityRecord\{\S+\s+(?:u(\d+)\s+)?([\w.]+)/([\w.$]+)"
+_TOP_RESUMED = re.compile(r"\btopResumedActivity=" + _RECORD)
+_RESUMED = re.compile(r"(?<![A-Za-z])(?:mResumedActivity|ResumedActivity|Resumed):\s*" + _RECORD)
+_FOCUSED_APP = re.compile(r"\bmFocusedApp=.*?" + _RECORD)
+_ACTIVITY_DUMP = re.compile(r"ACTIVITY MANAGER ACTIVITIES|ResumedActivity|mFocusedApp=")
+_WM_SECTION = re.compile(r"^WINDOW MANAGER (.*?) \(dumpsys window (\w+)\)")
+_DISPLAY = re.compile(r"^\s*Display: mDisplayId=(\d+)")
+_FOCUS = re.compile(r"^\s*mCurrentFocus=(.*)$")
+_APP = re.compile(r"^\s*mFocusedApp=(.*)$")
+_TOP_DISPLAY = re.compile(r"^\s*mTopFocusedDisplayId=(-?\d+)")
+_WINDOW = re.compile(r"Window\{[0-9a-f]+\s+(?:u(\d+)\s+)?(.*?)(?:\s+(?:paused|EXITING)=?\w*)?\}\s*$")
+_ERROR_TITLES = ("Application Error: ", "Application Not Responding: ")
 _NOTIF = re.compile(
-    r"NotificationRecord\(0x[0-9a-f]+:\s+pkg=(\S+)\s+user=\S+\s+id=(-?\d+)\s+tag=(\S+)"
-    r"(?:\s+importance=(-?\d+))?\s+key=(\S+?):\s+Notification\((.*)$"
+    r"NotificationRecord\(0x[0-9a-f]+:\s+pkg=(\S+)\s+user=UserHandle\{(-?\d+)\}\s+id=(-?\d+)\s+"
+    r"tag=(.*?)\s+(?:importance=-?\d+\s+)?key=(\S+?)(?:appImportanceLocked=\S*)?:?(?:\s+\w+=\S*?)*:?"
+    r"\s+Notification\((.*)$"
 )
-_EXTRA = re.compile(r"^\s*android\.(title|text|bigText|subText)=\w*String \((.*)\)\s*$")
+_CHANNEL = re.compile(r"^channel=(.*?)(?= \w+=|\)*$)")
+_EXTRA = re.compile(r"^\s*android\.(title|text)=\w*String \((.*)\)\s*$")
 _ROW = re.compile(r"^Row:\s*(\d+)\s?(.*)$")
 _ROW_SPLIT = re.compile(r", (?=[A-Za-z_][A-Za-z0-9_]*=)")
+_BATTERY_KEYS = {
+    "ac powered": "ac_powered", "usb powered": "usb_powered", "wireless powered": "wireless_powered",
+    "dock powered": "dock_powered", "max charging current": "max_charging_current",
+    "max charging voltage": "max_charging_voltage", "charge counter": "charge_counter",
+    "charging counter": "charge_counter", "status": "status", "health": "health", "present": "present",
+    "level": "level", "scale": "scale", "voltage": "voltage", "temperature": "temperature",
+    "technology": "technology",
+}
+_BATTERY_LINE = re.compile(r"^\s+([A-Za-z][A-Za-z ]*?):\s*(.*?)\s*$")
+_ONE_LINE_ERRORS = ("Error", "Exception", "cmd: Failure", "/system/bin/sh:", "Permission Denial", "java.")
 
 
-def _hhmm(hour: str, minute: str) -> str:
-    return f"{int(hour):02d}:{int(minute):02d}"
-
-
-def _next_alarm_clocks(raw: str) -> list[JsonValue]:
-    found: list[JsonValue] = []
-    for m in _NEXT_CLOCK.finditer(raw):
-        user, millis, day, hh, mm, ss = m.groups()
-        found.append({"user": int(user), "time_ms": int(millis), "time": f"{day} {hh}:{mm}:{ss}",
-                      "hhmm": _hhmm(hh, mm)})
-    return found
-
-
-def _pending_alarms(lines: list[str]) -> list[JsonValue]:
-    alarms: list[dict[str, JsonValue]] = []
-    for line in lines:
-        m = _ALARM.match(line)
-        if m:
-            alarms.append({"type": m.group(1), "when_ms": int(m.group(2)), "package": m.group(3),
-                           "tag": "", "time": None, "hhmm": None, "alarm_clock": False})
+def parse_battery(raw: str, params: Mapping[str, str]) -> Parsed:
+    """``dumpsys battery`` → the ``Current Battery Service state`` fields (the first value of each
+    wins, so vendor history lines further down never override it) and ``percent``."""
+    values: dict[str, object] = {}
+    for line in raw.splitlines():
+        m = _BATTERY_LINE.match(line)
+        field = _BATTERY_KEYS.get(m.group(1).lower()) if m else None
+        if m is None or field is None or field in values:
             continue
-        if not alarms:
+        text = m.group(2)
+        if field == "technology":
+            values[field] = text
+        elif text in ("true", "false"):
+            values[field] = text == "true"
+        elif re.fullmatch(r"-?\d+", text):
+            values[field] = int(text)
+    if "level" not in values:
+        return Unreadable(reason="no `level:` line of a battery service dump")
+    output = BatteryOutput.model_validate(values)
+    if output.level is not None and output.scale:
+        output = output.model_copy(update={"percent": round(100 * output.level / output.scale)})
+    return output
+
+
+def _record(m: re.Match[str]) -> ForegroundOutput:
+    user, package, activity = m.groups()
+    full = package + activity if activity.startswith(".") else activity
+    return ForegroundOutput(package=package, activity=full, user=None if user is None else int(user))
+
+
+def parse_foreground(raw: str, params: Mapping[str, str]) -> Parsed:
+    """``dumpsys activity activities`` → the top resumed activity: ``topResumedActivity`` (the one
+    with input focus across displays) when printed, else the first display's resumed activity
+    (displays are listed top first), else the focused app."""
+    for pattern in (_TOP_RESUMED, _RESUMED, _FOCUSED_APP):
+        m = pattern.search(raw)
+        if m is not None:
+            return _record(m)
+    if _ACTIVITY_DUMP.search(raw):
+        return ForegroundOutput()
+    return Unreadable(reason="no resumed activity or activity manager dump")
+
+
+def _window(text: str) -> tuple[str | None, int | None]:
+    """``Window{hash u0 title}`` → (title, user); ``null`` → (None, None)."""
+    text = text.strip()
+    m = _WINDOW.fullmatch(text)
+    if m is None:
+        return (None if text in ("", "null") else text), None
+    return m.group(2).strip(), None if m.group(1) is None else int(m.group(1))
+
+
+def _focus_lines(raw: str) -> tuple[list[tuple[int | None, str, str | None]], int | None]:
+    """Every (display, mCurrentFocus, mFocusedApp) outside the last ANR's frozen copy, and the
+    ``mTopFocusedDisplayId`` when printed."""
+    found: list[tuple[int | None, str, str | None]] = []
+    display: int | None = None
+    top: int | None = None
+    frozen = False
+    for line in raw.splitlines():
+        if section := _WM_SECTION.match(line):
+            frozen, display = section.group(2) == "lastanr", None
+        elif frozen:
             continue
-        current = alarms[-1]
-        if (t := _TAG.match(line)) and not current["tag"]:
-            current["tag"] = t.group(1)
-        elif (o := _ALARM_ORIG.search(line)) and current["time"] is None:
-            day, hh, mm, ss = o.groups()
-            current["time"] = f"{day} {hh}:{mm}:{ss}"
-            current["hhmm"] = _hhmm(hh, mm)
-        elif "alarmClock=AlarmClockInfo" in line:
-            current["alarm_clock"] = True
-    return list(alarms)
+        elif m := _DISPLAY.match(line):
+            display = int(m.group(1))
+        elif m := _FOCUS.match(line):
+            found.append((display, m.group(1), None))
+        elif (m := _APP.match(line)) and found and found[-1][2] is None:
+            found[-1] = (found[-1][0], found[-1][1], m.group(1))
+        elif m := _TOP_DISPLAY.match(line):
+            top = int(m.group(1))
+    return found, top
 
 
-def _deskclock(lines: list[str]) -> list[JsonValue] | None:
-    """The ``DeskClock alarms`` section (every alarm, enabled or not), or None when not printed."""
-    if not any("DeskClock alarms" in line for line in lines):
-        return None
-    found: list[JsonValue] = []
-    for line in lines:
-        if m := _DESKCLOCK.match(line):
-            ident, hour, minute, enabled, label = m.groups()
-            found.append({"id": int(ident), "hhmm": _hhmm(hour, minute), "enabled": enabled == "true",
-                          "label": re.sub(r"\\(.)", r"\1", label)})
-    return found
+def parse_window_focus(raw: str, params: Mapping[str, str]) -> Parsed:
+    """``dumpsys window`` → the focus of the display named by ``mTopFocusedDisplayId`` (multi-display
+    phones print one focus per display), skipping the last ANR's frozen copy of the window state.
 
-
-def parse_alarms(raw: str, params: Mapping[str, str]) -> JsonValue:
-    """``dumpsys alarm`` → ``{next_alarm, next_alarm_clocks, alarms, deskclock}``.
-
-    ``next_alarm`` is the earliest "Next alarm clock information" entry (``time_ms``, local
-    ``time`` and ``hhmm``) or None; ``alarms`` lists pending alarms (type, package, tag, local
-    time, whether they are alarm clocks). ``deskclock`` lists every DeskClock alarm
-    (``id, hhmm, enabled, label``) when the dump has that section (the simulated phone prints it;
-    stock Android does not, so it is None there and only scheduled alarms are visible).
+    ``error_dialog`` is the process named by a focused "Application Error" / "Application Not
+    Responding" dialog.
     """
-    lines = raw.splitlines()
-    clocks = _next_alarm_clocks(raw)
-    first = min(clocks, key=lambda c: c["time_ms"], default=None)  # type: ignore[index]
-    return {"next_alarm": first, "next_alarm_clocks": clocks, "alarms": _pending_alarms(lines),
-            "deskclock": _deskclock(lines)}
+    found, top = _focus_lines(raw)
+    if not found:
+        return Unreadable(reason="no mCurrentFocus line")
+    chosen = next((f for f in found if top is not None and f[0] == top), found[0])
+    display, focus, app = chosen
+    window, user = _window(focus)
+    package = window.split("/", 1)[0] if window and "/" in window else None
+    error = None
+    for prefix in _ERROR_TITLES:
+        if window and window.startswith(prefix):
+            error = package = window[len(prefix):].strip()
+    focused = re.search(_RECORD, app) if app else None
+    return WindowFocusOutput(window=window, package=package, error_dialog=error,
+                             focused_app=focused.group(2) if focused else None, user=user,
+                             display=display if display is not None else top)
 
 
-def _scalar(value: str) -> JsonValue:
-    if value in ("true", "false"):
-        return value == "true"
-    if re.fullmatch(r"-?\d+", value):
-        return int(value)
+def _notification(m: re.Match[str]) -> PostedNotification:
+    package, user, ident, tag, key, rest = m.groups()
+    channel = _CHANNEL.match(rest)
+    return PostedNotification(package=package, id=int(ident), tag=None if tag == "null" else tag,
+                              key=key.rstrip(":"), user=int(user),
+                              channel=channel.group(1) if channel else None)
+
+
+def parse_notifications(raw: str, params: Mapping[str, str]) -> Parsed:
+    """``dumpsys notification --noredact`` → each posted ``NotificationRecord`` once (by key), with
+    title/text from its extras when they are printed unredacted."""
+    records: dict[str, PostedNotification] = {}
+    last: str | None = None
+    for line in raw.splitlines():
+        if m := _NOTIF.search(line):
+            record = _notification(m)
+            last = record.key if record.key not in records else None
+            records.setdefault(record.key, record)
+        elif last is not None and (extra := _EXTRA.match(line)):
+            field = extra.group(1)
+            if getattr(records[last], field) is None:
+                records[last] = records[last].model_copy(update={field: extra.group(2)})
+    if not records and "Notification List" not in raw and "Notification Manager state" not in raw:
+        return Unreadable(reason="no notification records or notification manager dump")
+    return NotificationsOutput(notifications=tuple(records.values()))
+
+
+def _one_line(raw: str, what: str) -> str | Unreadable:
+    lines = [ln for ln in raw.splitlines() if ln.strip()]
+    if len(lines) > 1:
+        return Unreadable(reason=f"{what} printed {len(lines)} lines, not one value")
+    value = lines[0].strip() if lines else ""
+    if value.startswith(_ONE_LINE_ERRORS):
+        return Unreadable(reason=f"{what} printed an error: {value[:200]}")
     return value
 
 
-def parse_battery(raw: str, params: Mapping[str, str]) -> JsonValue:
-    """``dumpsys battery`` → every ``Key: value`` as snake_case keys (bools and ints typed),
-    plus ``percent`` when level and scale are known."""
-    out: dict[str, JsonValue] = {}
-    for line in raw.splitlines():
-        key, sep, value = line.strip().partition(":")
-        if not sep or not key or " state" in key:
-            continue
-        out[re.sub(r"[^a-z0-9]+", "_", key.strip().lower()).strip("_")] = _scalar(value.strip())
-    level, scale = out.get("level"), out.get("scale")
-    if isinstance(level, int) and isinstance(scale, int) and scale > 0:
-        out["percent"] = round(100 * level / scale)
-    return out
+def parse_setting(raw: str, params: Mapping[str, str]) -> Parsed:
+    """``settings get NS KEY`` → the value; ``null`` (unset) becomes None."""
+    value = _one_line(raw, "settings get")
+    if isinstance(value, Unreadable):
+        return value
+    if not value:
+        return Unreadable(reason="settings get printed nothing")
+    return SettingOutput(namespace=params.get("ns", ""), key=params.get("key", ""),
+                         value=None if value == "null" else value)
 
 
-def parse_foreground(raw: str, params: Mapping[str, str]) -> JsonValue:
-    """``dumpsys activity activities`` → ``{package, activity}`` of the top resumed activity."""
-    m = _ACTIVITY.search(raw)
-    if m is None:
-        return {"package": None, "activity": None}
-    package, activity = m.groups()
-    if activity.startswith("."):
-        activity = package + activity
-    return {"package": package, "activity": activity}
-
-
-def parse_window_focus(raw: str, params: Mapping[str, str]) -> JsonValue:
-    """``dumpsys window`` → ``{window, package, error_dialog, focused_app}`` from ``mCurrentFocus`` and
-    ``mFocusedApp``; ``error_dialog`` names the package of a focused crash/ANR dialog."""
-    m = _FOCUS.search(raw)
-    window = None if m is None else (m.group(1) or m.group(2)).strip()
-    if window == "null":
-        window = None
-    package = window.split("/", 1)[0] if window and "/" in window else None
-    error = None
-    for prefix in ("Application Error: ", "Application Not Responding: "):
-        if window and window.startswith(prefix):
-            error = package = window[len(prefix):].strip()
-    app = _FOCUSED_APP.search(raw)
-    return {"window": window, "package": package, "error_dialog": error,
-            "focused_app": app.group(1) if app else None}
-
-
-def parse_notifications(raw: str, params: Mapping[str, str]) -> JsonValue:
-    """``dumpsys notification --noredact`` → ``{notifications: [{package, id, tag, key, channel,
-    title, text}]}`` (title/text from the record's extras when printed)."""
-    records: list[dict[str, JsonValue]] = []
-    for line in raw.splitlines():
-        m = _NOTIF.search(line)
-        if m:
-            pkg, nid, tag, _importance, key, rest = m.groups()
-            channel = re.search(r"channel=(.*?) (?:shortcut|contentView)=", rest)
-            records.append({"package": pkg, "id": int(nid), "tag": None if tag == "null" else tag,
-                            "key": key, "channel": channel.group(1) if channel else None,
-                            "title": None, "text": None})
-            continue
-        extra = _EXTRA.match(line)
-        if extra and records and extra.group(1) in ("title", "text") and records[-1][extra.group(1)] is None:
-            records[-1][extra.group(1)] = extra.group(2)
-    return {"notifications": list(records)}
-
-
-def parse_setting(raw: str, params: Mapping[str, str]) -> JsonValue:
-    """``settings get NS KEY`` → ``{namespace, key, value}``; ``null`` (unset) becomes None."""
-    value = raw.strip()
-    return {"namespace": params.get("ns"), "key": params.get("key"),
-            "value": None if value == "null" else value}
-
-
-def _row_values(body: str) -> dict[str, JsonValue]:
-    row: dict[str, JsonValue] = {}
+def _row_values(body: str) -> dict[str, str | None]:
+    row: dict[str, str | None] = {}
     for part in _ROW_SPLIT.split(body):
         key, sep, value = part.partition("=")
         if sep:
@@ -187,23 +219,54 @@ def _row_values(body: str) -> dict[str, JsonValue]:
     return row
 
 
-def parse_content(raw: str, params: Mapping[str, str]) -> JsonValue:
-    """``content query`` → ``{uri, rows: [{column: value}], count}``; ``NULL`` becomes None.
+def parse_content(raw: str, params: Mapping[str, str]) -> Parsed:
+    """``content query`` → the rows (``NULL`` becomes None); ``No result found.`` is zero rows.
 
-    Row lines are ``Row: N col=value, col=value``; a value containing ``, word=`` cannot be told
-    apart from a new column (the tool's own format is ambiguous there).
+    The tool prints ``Error while accessing provider`` and still exits 0 when the query fails: that
+    is unreadable, not an empty result. A value containing ``, word=`` cannot be told apart from a
+    new column (the tool's own format is ambiguous there).
     """
-    rows = [_row_values(m.group(2)) for line in raw.splitlines() if (m := _ROW.match(line.strip()))]
-    return {"uri": params.get("uri"), "rows": list(rows), "count": len(rows)}
+    if "Error while accessing provider" in raw:
+        first = next(ln for ln in raw.splitlines() if "Error while accessing provider" in ln)
+        return Unreadable(reason=first.strip()[:200])
+    rows = tuple(_row_values(m.group(2)) for line in raw.splitlines() if (m := _ROW.match(line.strip())))
+    if not rows and raw.strip() != "No result found.":
+        return Unreadable(reason="neither `Row:` lines nor `No result found.`")
+    return ContentOutput(uri=params.get("uri", ""), rows=rows)
 
 
-def parse_packages(raw: str, params: Mapping[str, str]) -> JsonValue:
-    """``pm list packages`` → ``{packages: [sorted names]}``."""
+def parse_packages(raw: str, params: Mapping[str, str]) -> Parsed:
+    """``pm list packages`` → the sorted package names (``-f`` paths dropped)."""
     names = {line.strip()[len("package:"):].rpartition("=")[2] for line in raw.splitlines()
              if line.strip().startswith("package:")}
-    return {"packages": sorted(names)}
+    names.discard("")
+    if not names:
+        return Unreadable(reason="no `package:` lines")
+    return PackagesOutput(packages=tuple(sorted(names)))
 
 
-def parse_prop(raw: str, params: Mapping[str, str]) -> JsonValue:
-    """``getprop KEY`` → ``{key, value}`` (an unset property reads as the empty string)."""
-    return {"key": params.get("key"), "value": raw.strip()}
+def parse_prop(raw: str, params: Mapping[str, str]) -> Parsed:
+    """``getprop KEY`` → the value (an unset property reads as the empty string)."""
+    value = _one_line(raw, "getprop")
+    return value if isinstance(value, Unreadable) else PropOutput(key=params.get("key", ""), value=value)
+
+
+def parse_text(raw: str, params: Mapping[str, str]) -> Parsed:
+    """Any output → its text, stripped (the default for plugin probe kinds without a parser)."""
+    return TextOutput(text=raw.strip())
+
+
+__all__ = [
+    "Parsed",
+    "Parser",
+    "parse_alarms",
+    "parse_battery",
+    "parse_content",
+    "parse_foreground",
+    "parse_notifications",
+    "parse_packages",
+    "parse_prop",
+    "parse_setting",
+    "parse_text",
+    "parse_window_focus",
+]

@@ -54,7 +54,8 @@ def _fail_open(
 
 
 def checker_for(state: RunState) -> Checker:
-    return Checker(state.models.checker, state.calls, probes=state.config.checker_probes,
+    probes = state.device.probe_table if state.config.checker_probes else None
+    return Checker(state.models.checker, state.calls, probes=probes,
                    max_iterations=state.config.checker_max_iterations)
 
 

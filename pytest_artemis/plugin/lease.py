@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from filelock import BaseFileLock
 
     from pytest_artemis.device.base import Device
-    from pytest_artemis.device.probes import ProbeTable
+    from pytest_artemis.device.probe_table import ProbeTable
 
 _SIM = re.compile(r"sim(?::(\d+))?")
 _SERIAL = re.compile(r"[A-Za-z0-9._:-]{1,128}")

@@ -15,7 +15,7 @@ from .settings import item_settings, session_settings_key, settings_marks
 
 if TYPE_CHECKING:
     from pytest_artemis.contracts import TaskSpec
-    from pytest_artemis.device.probes import ProbeTable
+    from pytest_artemis.device.probe_table import ProbeTable
 
 spec_key = pytest.StashKey["TaskSpec | None"]()
 """The validated TaskSpec of an item (None: the item declares no goal)."""
@@ -41,9 +41,9 @@ def register_markers(config: pytest.Config) -> None:
 def build_probe_table(config: pytest.Config) -> ProbeTable:
     """The built-in probe table extended by every ``pytest_artemis_probe_specs`` implementation."""
     from pytest_artemis.contracts import UsageError
-    from pytest_artemis.device.probes import DEFAULT_PROBES
+    from pytest_artemis.device.probe_table import builtin_probes
 
-    table = DEFAULT_PROBES.copy()
+    table = builtin_probes()
     for kinds in config.hook.pytest_artemis_probe_specs(config=config):
         for kind in kinds or ():
             try:

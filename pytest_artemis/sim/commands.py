@@ -1,6 +1,6 @@
 """Device commands: coreutils-ish tools, ``input``, ``screencap``,
 ``uiautomator``, ``am``, ``monkey``, ``pm``, ``settings``, ``getprop``, ``wm``,
-``svc``.  Probe commands (``dumpsys``, ``content``) live in :mod:`probes` and
+``svc``.  Probe commands live in :mod:`dumpsys` and :mod:`content` and
 ``simctl`` in :mod:`simctl`.  Each command is ``fn(ctx, args) -> exit code``
 and runs under the phone lock.
 """
@@ -12,7 +12,7 @@ import re
 
 from PIL import Image
 
-from . import probes, simctl
+from . import content, dumpsys, simctl
 from .apps import APPS, INERT_APPS
 from .keys import parse_keycode
 from .shell import Ctx
@@ -380,7 +380,7 @@ COMMANDS = {
     "sleep": _sleep, "grep": _grep, "head": _head_tail(False), "tail": _head_tail(True),
     "wc": _wc, "getprop": _getprop, "wm": _wm, "input": _input, "screencap": _screencap,
     "uiautomator": _uiautomator, "am": _am, "monkey": _monkey, "pm": _pm,
-    "settings": _settings, "svc": _svc, "dumpsys": probes.dumpsys, "content": probes.content,
+    "settings": _settings, "svc": _svc, "dumpsys": dumpsys.dumpsys, "content": content.content,
     "simctl": simctl.simctl,
     "true": lambda ctx, args: 0, "false": lambda ctx, args: 1, "cd": lambda ctx, args: 0,
     "pwd": lambda ctx, args: ctx.out("/\n") or 0,

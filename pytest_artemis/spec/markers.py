@@ -14,7 +14,7 @@ from pytest_artemis.contracts.probe_outputs import PACKAGE_PATTERN
 if TYPE_CHECKING:
     from _pytest.mark.structures import Mark
 
-    from pytest_artemis.device.probes import ProbeTable
+    from pytest_artemis.device.probe_table import ProbeTable
 
 MARKER_NAMES = ("goal", "verify", "assert_")
 _WHENS = ("complete", "end")

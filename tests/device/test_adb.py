@@ -9,6 +9,7 @@ import time
 import pytest
 from PIL import Image
 
+from pytest_artemis.contracts.probe_outputs import SettingOutput, Unreadable
 from pytest_artemis.device import (
     AdbDevice,
     Device,
@@ -143,18 +144,21 @@ def test_type_text_refuses_non_ascii_before_sending(device: AdbDevice) -> None:
 def test_probes_through_the_device(device: AdbDevice, phone) -> None:
     result = device.probe("setting", ns="global", key="wifi_on")
     assert result.argv == ("settings", "get", "global", "wifi_on") and result.exit_code == 0
-    assert result.parsed == {"namespace": "global", "key": "wifi_on", "value": "1"}
+    assert result.parsed == SettingOutput(namespace="global", key="wifi_on", value="1")
     assert result.raw.strip() == "1"
-    rows = device.probe("content", uri="content://com.android.contacts/data/phones").parsed["rows"]
+    rows = device.probe("content", uri="content://com.android.contacts/data/phones").parsed.rows
     assert {r["display_name"] for r in rows} == {"Ada Lovelace", "Alan Turing", "Grace Hopper"}
-    assert device.probe("prop", key="ro.build.version.sdk").parsed["value"] == "34"
-    assert CLOCK in device.probe("packages").parsed["packages"]
-    assert device.probe("battery").parsed["level"] == phone.state.battery_level
-    assert device.probe("window_focus").parsed["package"] == LAUNCHER
-    assert isinstance(device.probe("notifications").parsed["notifications"], list)
-    assert device.probe("alarms").parsed["deskclock"][0]["hhmm"] == "08:30"
+    assert device.probe("prop", key="ro.build.version.sdk").parsed.value == "34"
+    assert CLOCK in device.probe("packages").parsed.packages
+    assert device.probe("battery").parsed.level == phone.state.battery_level
+    assert device.probe("window_focus").parsed.package == LAUNCHER
+    assert device.probe("notifications").parsed.notifications[-1].channel == "USB"
+    assert device.probe("alarms").parsed.next_alarm is None  # the default alarms are all off
+    # Like the real tool, `content query` reports a provider error and still exits 0: unreadable.
     unknown = device.probe("content", uri="content://com.example.nothing/rows")
-    assert unknown.exit_code != 0 and unknown.parsed is None and "Unknown URL" in unknown.raw
+    assert unknown.exit_code == 0 and "Unknown URL" in unknown.raw
+    assert isinstance(unknown.parsed, Unreadable)
+    assert "Error while accessing provider" in unknown.parsed.reason
 
 
 @pytest.mark.parametrize(("kind", "params"), [

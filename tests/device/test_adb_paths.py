@@ -29,7 +29,7 @@ def test_a_legacy_device_without_exec_is_driven_through_its_pty_shell(device: Ad
     tree = device.hierarchy()
     assert "\r" not in tree.xml and tree.xml == phone.hierarchy_xml()
     assert device.check(["echo", "a b"]) == "a b\n"
-    assert device.probe("setting", ns="global", key="wifi_on").parsed["value"] == "1"
+    assert device.probe("setting", ns="global", key="wifi_on").parsed.value == "1"
     device.launch(SETTINGS)
     assert foreground(device.hierarchy()) == SETTINGS
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from pytest_artemis.contracts import ProbeSpec, UsageError
-from pytest_artemis.device import DEFAULT_PROBES, ProbeKind, ProbeRefused, ProbeTable
+from pytest_artemis.contracts.probe_outputs import TextOutput
+from pytest_artemis.device import ProbeKind, ProbeRefused, ProbeTable, builtin_probes
 from pytest_artemis.device.parsers import parse_prop
+
+DEFAULT_PROBES = builtin_probes()
 
 
 def spec(kind: str, **params: str) -> ProbeSpec:
@@ -76,15 +79,27 @@ def test_content_uri_pattern(uri: str) -> None:
 
 
 def test_register_plugin_probe_under_same_rules() -> None:
-    table = DEFAULT_PROBES.copy()
-    table.register(ProbeKind("dumpsys_service", ("dumpsys", "{service}"), params={"service": r"[a-z_]{1,40}"},
-                             parser=parse_prop))
+    table = builtin_probes()
+    table.register(ProbeKind("dumpsys_service", ("dumpsys", "{service}"),
+                             params={"service": r"[a-z_]{1,40}"}))
     assert table.argv(spec("dumpsys_service", service="wifi")) == ["dumpsys", "wifi"]
     with pytest.raises(ProbeRefused):
         table.argv(spec("dumpsys_service", service="wifi;reboot"))
-    assert "dumpsys_service" not in DEFAULT_PROBES
+    # Each session builds its own table: registering in one never reaches another.
+    assert "dumpsys_service" not in builtin_probes()
     with pytest.raises(ProbeRefused, match="already registered"):
         table.register(ProbeKind("dumpsys_service", ("dumpsys", "wifi")))
+    assert table.parse(spec("dumpsys_service", service="wifi"), " on \n") == TextOutput(text="on")
+
+
+def test_plugin_parser_failures_are_unreadable() -> None:
+    def broken(raw: str, params: object) -> TextOutput:
+        raise ValueError("boom")
+
+    table = ProbeTable((ProbeKind("broken", ("getprop",), parser=broken),
+                        ProbeKind("liar", ("getprop",), parser=parse_prop, output=TextOutput)))
+    assert table.parse(spec("broken"), "x").reason == "the 'broken' parser raised ValueError: boom"
+    assert table.parse(spec("liar"), "x").reason == "the 'liar' parser returned PropOutput, not TextOutput"
 
 
 @pytest.mark.parametrize("kind", [
@@ -96,6 +111,7 @@ def test_register_plugin_probe_under_same_rules() -> None:
     ProbeKind("no_pattern", ("getprop", "{key}")),
     ProbeKind("Bad Name", ("getprop",)),
     ProbeKind("empty", ()),
+    ProbeKind("untyped", ("getprop",), output=dict),  # type: ignore[arg-type]
 ])
 def test_register_refuses_unsafe_templates(kind: ProbeKind) -> None:
     with pytest.raises(ProbeRefused):

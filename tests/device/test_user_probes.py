@@ -9,21 +9,33 @@ import pytest
 
 from pytest_artemis import probes
 from pytest_artemis.contracts import ProbeCheck, ProbeResult, ProbeSpec, UsageError
-from pytest_artemis.device import DEFAULT_PROBES, ProbeRefused
+from pytest_artemis.contracts.probe_outputs import BatteryOutput, Unreadable
+from pytest_artemis.device import ProbeRefused, builtin_probes
+
+TABLE = builtin_probes()
 
 ALARMS_RAW = """\
   Next alarm clock information:
     user:0 pendingSend:false time:1768548600000 = 2026-01-16 07:30:00.000 = +22h30m0s0ms
-  Pending alarm batches: 1
-    RTC_WAKEUP #0: Alarm{1a2b3c4 type 0 origWhen 1768548600000 window 0 com.google.android.deskclock}
+  2 pending alarms:
+    RTC_WAKEUP #1: Alarm{1a2b3c4 type 0 origWhen 1768548600000 whenElapsed 9 com.google.android.deskclock}
       tag=*walarm*:com.android.deskclock.ALARM_ALERT
       type=RTC_WAKEUP origWhen=2026-01-16 07:30:00.000 window=0 repeatInterval=0 count=0 flags=0x3
+      Alarm clock:
+        triggerTime=2026-01-16 07:30:00.000
+        showIntent=PendingIntent{5: PendingIntentRecord{6 com.google.android.deskclock startActivity}}
+    RTC_WAKEUP #2: Alarm{2b3c4d5 type 0 origWhen 1768555800000 whenElapsed 9 com.example.reminders}
+      tag=*walarm*:com.example.reminders.REMIND
+      type=RTC_WAKEUP origWhen=2026-01-16 09:30:00.000 window=0 repeatInterval=0 count=0 flags=0x3
+      Alarm clock:
+        triggerTime=2026-01-16 09:30:00.000
+        showIntent=PendingIntent{7: PendingIntentRecord{8 com.example.reminders startActivity}}
 """
 
 
 def result(check: ProbeCheck, raw: str, exit_code: int = 0) -> ProbeResult:
-    argv = tuple(DEFAULT_PROBES.argv(check.probe))
-    parsed = DEFAULT_PROBES.parse(check.probe, raw) if exit_code == 0 else None
+    argv = tuple(TABLE.argv(check.probe))
+    parsed = TABLE.parse(check.probe, raw) if exit_code == 0 else Unreadable(reason=f"exit {exit_code}")
     return ProbeResult(spec=check.probe, argv=argv, raw=raw, exit_code=exit_code, parsed=parsed)
 
 
@@ -65,25 +77,28 @@ def test_setting_check_judged_with_raw_evidence() -> None:
     assert not probes.judge(unset, result(unset, "null")).passed
 
 
-def test_alarm_set_from_scheduled_alarms() -> None:
+def test_alarm_set_counts_the_clock_apps_alarm_clocks_only() -> None:
     check = probes.alarm_set("7:30 AM")
-    assert check.args == {"time": "07:30", "enabled": True}
+    assert check.args == {"time": "07:30", "enabled": True, "clock": None}
     verdict = probes.judge(check, result(check, ALARMS_RAW))
-    assert verdict.passed and "2026-01-16 07:30:00" in verdict.evidence
+    assert verdict.passed and "com.google.android.deskclock 07:30" in verdict.evidence
     assert not probes.judge(probes.alarm_set("19:30"), result(probes.alarm_set("19:30"), ALARMS_RAW)).passed
     disabled = probes.alarm_set("07:30", enabled=False)
     assert not probes.judge(disabled, result(disabled, ALARMS_RAW)).passed
+    # Another app's alarm clock is not the user's alarm, unless that app is named as the clock.
+    other = probes.alarm_set("09:30")
+    verdict = probes.judge(other, result(other, ALARMS_RAW))
+    assert not verdict.passed and "not user alarms" in verdict.evidence
+    named = probes.alarm_set("09:30", clock="com.example.reminders")
+    assert probes.judge(named, result(named, ALARMS_RAW)).passed
 
 
-def test_alarm_set_uses_deskclock_listing_for_disabled_alarms() -> None:
-    raw = ALARMS_RAW + ('  DeskClock alarms (com.google.android.deskclock, user 0): 2\n'
-                        '    Alarm{id=1 hour=7 minutes=30 enabled=true daysOfWeek=[] label=""}\n'
-                        '    Alarm{id=2 hour=8 minutes=30 enabled=false daysOfWeek=[] label="Gym"}\n')
-    disabled = probes.alarm_set("08:30", enabled=False)
-    verdict = probes.judge(disabled, result(disabled, raw))
-    assert verdict.passed and "08:30 disabled" in verdict.evidence
-    enabled = probes.alarm_set("08:30")
-    assert not probes.judge(enabled, result(enabled, raw)).passed
+def test_alarm_clock_of_unknown_owner_is_inconclusive() -> None:
+    raw = ALARMS_RAW.split("  2 pending alarms:")[0].replace("1768548600000 = 2026-01-16 07:30",
+                                                             "1768548600001 = 2026-01-16 07:30")
+    for check in (probes.alarm_set("07:30"), probes.alarm_set("07:30", enabled=False)):
+        verdict = probes.judge(check, result(check, raw))
+        assert not verdict.passed and not verdict.conclusive and "which app" in verdict.evidence
 
 
 def test_contact_exists_by_name_and_phone_digits() -> None:
@@ -105,17 +120,24 @@ def test_foreground_and_package_installed() -> None:
     assert not probes.judge(pkg, result(pkg, "package:android\n")).passed
 
 
-def test_failed_probe_is_inconclusive_not_failed() -> None:
+def test_failed_or_unreadable_probe_is_inconclusive_not_failed() -> None:
     check = probes.contact_exists(name="Ada")
     verdict = probes.judge(check, result(check, "Error while accessing provider", exit_code=1))
     assert not verdict.passed and not verdict.conclusive and "exit 1" in verdict.evidence
+    # `content query` exits 0 on a provider error: still inconclusive, never a conclusive "no contact".
+    error = "Error while accessing provider:com.android.contacts\njava.lang.SecurityException: denied\n"
+    verdict = probes.judge(check, result(check, error))
+    assert not verdict.passed and not verdict.conclusive
+    assert "Error while accessing provider" in verdict.evidence
+    dialog = probes.no_error_dialog()
+    verdict = probes.judge(dialog, result(dialog, "Can't find service: window\n"))
+    assert not verdict.passed and not verdict.conclusive
 
 
 def test_user_predicate_registry() -> None:
-    @probes.predicate("battery_at_least")
-    def battery_at_least(parsed, /, *, level=0, **_):
-        value = parsed["level"]
-        return probes.ProbeJudgement(passed=value >= level, evidence=f"level={value}")
+    @probes.predicate("battery_at_least", reads=BatteryOutput)
+    def battery_at_least(out: BatteryOutput, /, *, level=0, **_):
+        return probes.ProbeJudgement(passed=(out.level or 0) >= level, evidence=f"level={out.level}")
 
     check = ProbeCheck(probe=ProbeSpec(kind="battery"), name="battery_at_least", args={"level": 50})
     probes.validate_check(check)
@@ -123,7 +145,11 @@ def test_user_predicate_registry() -> None:
     verdict = probes.judge(check, result(check, raw))
     assert verdict.passed and verdict.evidence.startswith("level=85")
     with pytest.raises(UsageError, match="already registered"):
-        probes.predicate("battery_at_least")(probes.get_predicate("setting_equals"))
+        probes.predicate("battery_at_least", reads=BatteryOutput)(probes.get_predicate("setting_equals"))
+    # A predicate never sees another kind's output: reading battery from `settings get` is refused.
+    with pytest.raises(UsageError, match="reads BatteryOutput, but probe kind 'setting' gives SettingOutput"):
+        probes.validate_check(ProbeCheck(probe=ProbeSpec(kind="setting", params={"ns": "global", "key": "x"}),
+                                         name="battery_at_least"))
 
 
 def test_no_error_dialog_reads_the_focused_window_and_is_an_invariant() -> None:

@@ -13,7 +13,7 @@ from pytest_artemis import probes
 from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision, PlanReply
 from pytest_artemis.contracts import Bounds, CheckItem, Finish, ProbeResult, ProbeSpec, TaskSpec, UIElement
 from pytest_artemis.device import Capture, DeviceInfo, DeviceUnavailable, Hierarchy
-from pytest_artemis.device.probes import DEFAULT_PROBES
+from pytest_artemis.device.probe_table import builtin_probes
 from pytest_artemis.engine import RunConfig, run_task
 from pytest_artemis.models import ModelSet
 from pytest_artemis.store.journal import RunHeader, RunJournal
@@ -40,6 +40,7 @@ class FakePhone:
         self.shots = 0
         self.taps: list[tuple[int, int]] = []
         self.probes: list[ProbeSpec] = []
+        self.probe_table = builtin_probes()
         self._lock = threading.Lock()
 
     def _elements(self) -> tuple[UIElement, ...]:
@@ -99,13 +100,13 @@ class FakePhone:
         return "com.android.settings"
 
     def probe_spec(self, spec: ProbeSpec) -> ProbeResult:
-        DEFAULT_PROBES.validate(spec)
+        self.probe_table.validate(spec)
         self.probes.append(spec)
         if spec.kind != "setting":
             raise AssertionError(f"the fake phone only answers setting probes, not {spec.kind}")
         raw = self.settings.get(spec.params["key"], "null") + "\n"
-        return ProbeResult(spec=spec, argv=tuple(DEFAULT_PROBES.argv(spec)), raw=raw,
-                           parsed=DEFAULT_PROBES.parse(spec, raw))
+        return ProbeResult(spec=spec, argv=tuple(self.probe_table.argv(spec)), raw=raw,
+                           parsed=self.probe_table.parse(spec, raw))
 
     def probe(self, kind: str, **params: str) -> ProbeResult:
         return self.probe_spec(ProbeSpec(kind=kind, params=params))

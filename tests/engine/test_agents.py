@@ -16,6 +16,7 @@ from pytest_artemis.agents.checker import (
 from pytest_artemis.agents.prompts import Scenario, checker_system, operator_system, planner_system
 from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, ToolRequest
 from pytest_artemis.contracts import CheckItem
+from pytest_artemis.device.probe_table import ProbeKind, builtin_probes
 from pytest_artemis.engine.verdicts import make_verdict
 from pytest_artemis.testing import ScriptedModel
 
@@ -55,12 +56,20 @@ def test_checkpoint_entry_has_no_live_screen_tool_final_entry_has_one():
 
 
 def test_checker_prompt_sections_follow_items_entry_and_tools():
-    only_verify = checker_system([VERIFY], entry="checkpoint", tool_docs=["x"], probes=False)
+    only_verify = checker_system([VERIFY], entry="checkpoint", tool_docs=["x"], probes=None)
     assert "`verify` items" in only_verify and "`assert` items" not in only_verify
     assert "Probes read" not in only_verify and "end of the run" not in only_verify
-    only_assert = checker_system([ASSERT], entry="final", tool_docs=["x"], probes=True)
+    only_assert = checker_system([ASSERT], entry="final", tool_docs=["x"], probes=builtin_probes())
     assert "`assert` items" in only_assert and "`verify` items" not in only_assert
     assert "Probes read" in only_assert and "checkpoint" not in only_assert
+
+
+def test_checker_is_told_the_sessions_probe_kinds():
+    table = builtin_probes()
+    table.register(ProbeKind("uptime", ("cat", "/proc/uptime"), description="seconds since boot"))
+    prompt = checker_system([ASSERT], entry="final", tool_docs=["x"], probes=table)
+    assert "uptime(): seconds since boot" in prompt and "alarms(): " in prompt
+    assert "uptime" not in checker_system([ASSERT], entry="final", tool_docs=["x"], probes=builtin_probes())
 
 
 def test_checker_refuses_an_unregistered_tool_and_serves_registered_ones():
@@ -86,7 +95,7 @@ def test_checker_refuses_an_unregistered_tool_and_serves_registered_ones():
                                            evidence="step 2 shows 7:30 AM in the list")]),
     ])
     model = ScriptedModel(lambda request: next(replies))
-    checker = Checker(model, None, probes=True, max_iterations=3)
+    checker = Checker(model, None, probes=builtin_probes(), max_iterations=3)
     request = CheckRequest(entry="checkpoint", goal="g", plan="- [x] a", items=(VERIFY,), history=())
     result = asyncio.run(checker.judge(request, Evidence()))
     assert result.judgements[0].status == "passed"

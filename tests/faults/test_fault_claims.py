@@ -52,7 +52,7 @@ def test_lying_operator_is_blocked(project):
         assert [e.kind for e in record.events].count("final_send_back") >= 1
     ticked = matrix.journal("test_ticks_and_finish")
     failed = [v for v in ticked.verdicts if v.status == "failed"]
-    assert failed and all(v.source == "probe" and "no enabled alarm at 07:30" in v.evidence for v in failed)
+    assert failed and all(v.source == "probe" and "no clock-app alarm at 07:30" in v.evidence for v in failed)
     finish_only = matrix.journal("test_finish_only")
     assert statuses(finish_only, "An enabled 7:30 AM alarm exists")[-1] == "unchecked"
     assert "never marked done" in finish_only.verdicts[-1].reason

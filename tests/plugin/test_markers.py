@@ -29,11 +29,14 @@ CASES = {
                         "declared twice"),
     "ready_check_bad_key": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", probe=probes.setting("global", '
                             '"x; reboot"))', "parameter key='x; reboot' contains whitespace"),
-    "ready_check_bad_time": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", probe=probes.alarm_set("25:00"))',
+    "ready_check_bad_time": ('@pytest.mark.goal("g")\n'
+                             '@pytest.mark.verify("x", probe=probes.alarm_set("25:00"))',
                              "alarm time '25:00' is out of range"),
     "ready_check_bad_package": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", '
-                                'probe=probes.foreground("not a package"))', "not an Android package name"),
-    "ready_check_no_contact": ('@pytest.mark.goal("g")\n@pytest.mark.verify("x", probe=probes.contact_exists())',
+                                'probe=probes.foreground("not a package"))',
+                                "not an Android package name"),
+    "ready_check_no_contact": ('@pytest.mark.goal("g")\n'
+                               '@pytest.mark.verify("x", probe=probes.contact_exists())',
                                "contact_exists needs name= or phone="),
     "goal_bad_app": ('@pytest.mark.goal("g", app="Clock app")', "app= must be an Android package name"),
 }
@@ -120,7 +123,13 @@ def test_spec_built_in_declaration_order(suite):
 
 def test_plugin_probe_kinds_extend_the_table(suite):
     suite.makeconftest(suite.path.joinpath("conftest.py").read_text() + '''
-from pytest_artemis.device.probes import ProbeKind
+from pytest_artemis.contracts.probe_outputs import TextOutput
+from pytest_artemis.device.probe_table import ProbeKind
+from pytest_artemis.probes import ProbeJudgement, predicate
+
+@predicate("uptime_known", reads=TextOutput)
+def uptime_known(out, /, **_):
+    return ProbeJudgement(passed=bool(out.text), evidence=out.text)
 
 def pytest_artemis_probe_specs(config):
     return [ProbeKind("uptime", ("cat", "/proc/uptime"), description="seconds since boot")]
@@ -129,16 +138,24 @@ def pytest_artemis_probe_specs(config):
         import pytest
         from pytest_artemis.contracts import ProbeCheck, ProbeSpec
 
-        UPTIME = ProbeCheck(probe=ProbeSpec(kind="uptime"), name="setting_equals")
+        UPTIME = ProbeCheck(probe=ProbeSpec(kind="uptime"), name="uptime_known")
+        WRONG = ProbeCheck(probe=ProbeSpec(kind="uptime"), name="setting_equals")
 
         @pytest.mark.goal("g")
         @pytest.mark.verify("uptime known", probe=UPTIME)
         def test_uptime(artemis):
             pass
+
+        @pytest.mark.goal("g")
+        @pytest.mark.verify("uptime is a setting", probe=WRONG)
+        def test_wrong_kind(artemis):
+            pass
     ''')
     result = suite.runpytest("-p", "no:cacheprovider", "--collect-only", "-q")
-    assert result.ret == pytest.ExitCode.OK
-    result.stdout.fnmatch_lines(["test_probe.py::test_uptime"])
+    result.stdout.fnmatch_lines([
+        "test_probe.py::test_uptime",
+        "*test_probe.py::test_wrong_kind: predicate 'setting_equals' reads SettingOutput, "
+        "but probe kind 'uptime' gives TextOutput*"])
 
 
 def test_no_litellm_import_during_collection(suite):

@@ -68,4 +68,6 @@ def test_create_730_alarm_with_adb_cli_only(adb):
     m = re.search(r"Next alarm clock information: \n\s+user:0 pendingSend:false time:\d+ = "
                   r"\S+ (\d\d):(\d\d):00\.000", out)
     assert m and m.groups() == ("07", "30")
-    assert re.search(r"Alarm\{id=\d+ hour=7 minutes=30 enabled=true", out)
+    assert re.search(r"RTC_WAKEUP #\d+: Alarm\{\w+ type 0 origWhen \d+ whenElapsed \d+ "
+                     r"com\.google\.android\.deskclock\}", out)
+    assert re.search(r"Alarm clock:\n\s+triggerTime=\S+ 07:30:00\.000", out)

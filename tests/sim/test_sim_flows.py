@@ -26,7 +26,9 @@ def test_set_alarm_730_am_shows_toast_then_it_expires(device, server, ui):
     m = re.search(r"Next alarm clock information: \n\s+user:0 pendingSend:false time:(\d+) = "
                   r"(\S+ \S+) = \+", out)
     assert m and m.group(2) == "2026-01-16 07:30:00.000"
-    assert 'Alarm{id=1 hour=7 minutes=30 enabled=true daysOfWeek=[] label=""}' in out
+    assert re.search(r"RTC_WAKEUP #\d+: Alarm\{\w+ type 0 origWhen 1768548600000 whenElapsed \d+ "
+                     r"com\.google\.android\.deskclock\}", out)
+    assert "        triggerTime=2026-01-16 07:30:00.000" in out
     # The toast is drawn (not in the hierarchy) and is gone after two more inputs.
     assert "Alarm set for" not in device.dump_hierarchy()
     assert with_toast.tobytes() != before.tobytes()

@@ -142,7 +142,7 @@ def test_dumped_bounds_match_drawn_pixels():
     ("echo 'unterminated", b"/system/bin/sh: syntax error: unterminated '\n", 2),
     ("&& echo", b"/system/bin/sh: syntax error: unexpected '&&'\n", 2),
     ("echo a # comment", b"a\n", 0),
-    ("dumpsys alarm | grep -c Alarm{id=", b"2\n", 0),
+    ("dumpsys alarm | grep -c Alarm{", b"2\n", 0),
 ])
 def test_shell_parser(line, out, code):
     result = run(SimPhone("emulator-5554"), line)

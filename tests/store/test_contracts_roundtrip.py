@@ -42,6 +42,7 @@ from pytest_artemis.contracts import (
     Wait,
 )
 from pytest_artemis.contracts._base import Contract
+from pytest_artemis.contracts.probe_outputs import AlarmsOutput, PendingAlarm, SettingOutput, Unreadable
 
 T0 = 1764493200.123456
 SHA = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
@@ -163,8 +164,13 @@ INSTANCES = [
         argv=("settings", "get", "global", "wifi_on"),
         raw="1\n",
         exit_code=0,
-        parsed={"value": "1", "list": [1, 2.5, None, True], "nested": {"a": "b"}},
+        parsed=SettingOutput(namespace="global", key="wifi_on", value="1"),
     ),
+    ProbeResult(spec=PROBE_SPEC, argv=("content", "query"), raw="Error while accessing provider:x\n",
+                parsed=Unreadable(reason="Error while accessing provider:x")),
+    ProbeResult(spec=ProbeSpec(kind="alarms"), argv=("dumpsys", "alarm"), raw="…", parsed=AlarmsOutput(
+        alarms=(PendingAlarm(type="RTC_WAKEUP", when_ms=1, package="com.android.deskclock", tag="*walarm*:a b",
+                             time="2026-01-16 07:30:00", hhmm="07:30", alarm_clock=True),))),
     CheckItem(
         kind="assert",
         text="Wi-Fi is on",

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from pydantic import JsonValue
-
 from pytest_artemis.contracts import ProbeSpec
+from pytest_artemis.contracts.probe_outputs import (
+    AlarmsOutput,
+    BatteryOutput,
+    ContentOutput,
+    ForegroundOutput,
+    NotificationsOutput,
+    PackagesOutput,
+    ProbeOutput,
+    PropOutput,
+    SettingOutput,
+    TextOutput,
+    Unreadable,
+    WindowFocusOutput,
+)
 
 from . import parsers
 from .errors import ProbeRefused
-
-Parser = Callable[[str, Mapping[str, str]], JsonValue]
+from .parsers import Parsed, Parser
 
 #: Characters no parameter may ever contain, whatever its pattern says: shell metacharacters,
 #: quotes, whitespace and control characters (a last line of defence behind the per-param patterns).
@@ -31,19 +42,21 @@ _KIND_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 @dataclass(frozen=True)
 class ProbeKind:
-    """One probe type: an argv template, parameter patterns and a parser.
+    """One probe type: an argv template, parameter patterns, a parser and the output model it gives.
 
     ``argv`` tokens are literal words or a whole-token placeholder ``{name}``; ``optional`` maps an
     optional parameter to the tokens appended when it is given. Every parameter needs a pattern in
-    ``params`` (matched with ``re.fullmatch``).
+    ``params`` (matched with ``re.fullmatch``). ``parser(raw, params)`` returns an ``output``
+    instance or ``Unreadable``; without one, the output is the text (``TextOutput``).
     """
 
     name: str
     argv: tuple[str, ...]
     params: Mapping[str, str] = field(default_factory=dict)
-    parser: Parser = parsers.parse_prop
+    parser: Parser = parsers.parse_text
     optional: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     description: str = ""
+    output: type[ProbeOutput] = TextOutput
 
     def required(self) -> frozenset[str]:
         """Parameters that must be given (those not listed as optional)."""
@@ -56,6 +69,8 @@ def _check_kind(kind: ProbeKind) -> None:
     tokens = list(kind.argv) + [t for extra in kind.optional.values() for t in extra]
     if not kind.argv:
         raise ProbeRefused(f"probe {kind.name!r}: empty argv template")
+    if not (isinstance(kind.output, type) and issubclass(kind.output, ProbeOutput)):
+        raise ProbeRefused(f"probe {kind.name!r}: output must be a ProbeOutput model, got {kind.output!r}")
     for token in tokens:
         name = _PLACEHOLDER.fullmatch(token)
         if name:
@@ -106,7 +121,7 @@ class ProbeTable:
         self._kinds[kind.name] = kind
 
     def copy(self) -> ProbeTable:
-        """An independent table with the same kinds (so plugins extend a copy, not the default)."""
+        """An independent table with the same kinds."""
         return ProbeTable(tuple(self._kinds.values()))
 
     def __contains__(self, name: object) -> bool:
@@ -150,37 +165,52 @@ class ProbeTable:
 
         return [fill(t) for t in tokens]
 
-    def parse(self, spec: ProbeSpec, raw: str) -> JsonValue:
-        """Structured data from a probe's raw output."""
-        return self.kind(spec.kind).parser(raw, spec.params)
+    def parse(self, spec: ProbeSpec, raw: str) -> Parsed:
+        """The kind's typed output for a probe's raw output, or Unreadable with the reason (also when
+        a plugin's parser raises or returns another model: its output could not be read)."""
+        kind = self.kind(spec.kind)
+        try:
+            parsed = kind.parser(raw, spec.params)
+        except Exception as exc:  # a plugin parser's bug must not decide or crash a check
+            return Unreadable(reason=f"the {kind.name!r} parser raised {type(exc).__name__}: {exc}"[:300])
+        if isinstance(parsed, Unreadable | kind.output):
+            return parsed
+        return Unreadable(reason=f"the {kind.name!r} parser returned {type(parsed).__name__}, "
+                                 f"not {kind.output.__name__}")
 
 
 _IDENT = r"[A-Za-z0-9_.:-]{1,128}"
 #: ``content://authority/path`` with plain path segments only (no query string, no fragment).
 CONTENT_URI = r"content://[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*"
 
-DEFAULT_PROBES = ProbeTable((
-    ProbeKind("alarms", ("dumpsys", "alarm"), parser=parsers.parse_alarms,
-              description="next alarm clock time and pending alarms"),
-    ProbeKind("battery", ("dumpsys", "battery"), parser=parsers.parse_battery,
+_BUILTIN_KINDS = (
+    ProbeKind("alarms", ("dumpsys", "alarm"), parser=parsers.parse_alarms, output=AlarmsOutput,
+              description="the next alarm clock and the pending alarms, with the app that set each"),
+    ProbeKind("battery", ("dumpsys", "battery"), parser=parsers.parse_battery, output=BatteryOutput,
               description="battery level, status and power source"),
     ProbeKind("foreground", ("dumpsys", "activity", "activities"), parser=parsers.parse_foreground,
-              description="package and activity of the top resumed activity"),
+              output=ForegroundOutput, description="package, activity and user of the top resumed activity"),
     ProbeKind("window_focus", ("dumpsys", "window"), parser=parsers.parse_window_focus,
-              description="the window holding input focus (mCurrentFocus)"),
+              output=WindowFocusOutput,
+              description="the window holding input focus on the focused display (crash/ANR dialogs)"),
     ProbeKind("notifications", ("dumpsys", "notification", "--noredact"),
-              parser=parsers.parse_notifications, description="posted notifications"),
+              parser=parsers.parse_notifications, output=NotificationsOutput,
+              description="posted notifications"),
     ProbeKind("setting", ("settings", "get", "{ns}", "{key}"),
               params={"ns": r"system|secure|global", "key": _IDENT}, parser=parsers.parse_setting,
-              description="one value from the settings provider"),
+              output=SettingOutput, description="one value from the settings provider"),
     ProbeKind("content", ("content", "query", "--uri", "{uri}"),
               params={"uri": CONTENT_URI, "projection": r"[A-Za-z0-9_]+(:[A-Za-z0-9_]+)*"},
               optional={"projection": ("--projection", "{projection}")},
-              parser=parsers.parse_content, description="rows of a content provider query"),
-    ProbeKind("packages", ("pm", "list", "packages"), parser=parsers.parse_packages,
+              parser=parsers.parse_content, output=ContentOutput,
+              description="rows of a content provider query"),
+    ProbeKind("packages", ("pm", "list", "packages"), parser=parsers.parse_packages, output=PackagesOutput,
               description="installed package names"),
     ProbeKind("prop", ("getprop", "{key}"), params={"key": r"[A-Za-z0-9_.-]{1,128}"},
-              parser=parsers.parse_prop, description="one system property"),
-))
-"""The built-in probe table (``ProbeTable.copy()`` it before registering plugin probes)."""
+              parser=parsers.parse_prop, output=PropOutput, description="one system property"),
+)
 
+
+def builtin_probes() -> ProbeTable:
+    """A new table holding the built-in probe kinds (each session builds its own and adds plugin kinds)."""
+    return ProbeTable(_BUILTIN_KINDS)

@@ -1,0 +1,163 @@
+"""The predicate registry and the judge: probe checks applied to typed probe outputs.
+
+A predicate is a small pure function of one probe kind's typed output (``reads=``); the judge gives
+``inconclusive`` for an unreadable output and never lets a predicate see another kind's output.
+Importing this module is cheap (no adbutils, no Pillow): the plugin uses it at collection.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pytest_artemis.contracts import ProbeCheck, ProbeParam, ProbeResult, UsageError
+from pytest_artemis.contracts._base import Contract
+from pytest_artemis.contracts.probe_outputs import ProbeOutput, Unreadable
+from pytest_artemis.device.probe_table import ProbeTable, builtin_probes
+
+if TYPE_CHECKING:
+    from pytest_artemis.device.base import Device
+
+
+class ProbeJudgement(Contract):
+    """A predicate's answer: passed or not, with evidence quoting the probe output.
+
+    ``conclusive`` is False when the probe itself could not be read (non-zero exit, unreadable
+    output): the caller should record the verdict as inconclusive, not failed. ``facts`` are the
+    normalised values of the checked fact the judgement rests on (e.g. the matched user alarms):
+    equal whenever the checked fact is the same, whatever else the output holds, so a before/after
+    comparison of ``(passed, facts)`` tells whether the run changed what the check looks at.
+    """
+
+    passed: bool
+    evidence: str
+    conclusive: bool = True
+    facts: tuple[str, ...] = ()
+
+
+class Predicate(Protocol):
+    """``fn(output, **args) -> ProbeJudgement``: pure, no I/O; ``output`` is the kind it reads."""
+
+    __qualname__: str
+
+    def __call__(self, output: Any, /, **args: ProbeParam) -> ProbeJudgement: ...
+
+
+ArgCheck = Callable[[Mapping[str, ProbeParam]], None]
+"""Validates a check's arguments at collection (raises UsageError naming the bad one)."""
+
+
+@dataclass(frozen=True)
+class _Registered:
+    fn: Predicate
+    reads: type[ProbeOutput]
+    invariant: bool
+    check_args: ArgCheck | None
+
+
+_PREDICATES: dict[str, _Registered] = {}
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
+
+
+def predicate(name: str, *, reads: type[ProbeOutput], invariant: bool = False,
+              check_args: ArgCheck | None = None) -> Callable[[Predicate], Predicate]:
+    """Register a predicate under ``name`` over the output model ``reads`` (e.g. ``BatteryOutput``).
+
+    A name taken by another function is a UsageError. ``invariant=True`` marks a check of something
+    that must hold throughout (no crash dialog, an app still installed) rather than a change the
+    goal brings about: holding before the run is then expected, and the vacuity rule does not apply.
+    ``check_args`` validates a check's arguments when the test is collected.
+    """
+    if not _NAME.fullmatch(name):
+        raise UsageError(f"predicate name {name!r} must match {_NAME.pattern}")
+    if not (isinstance(reads, type) and issubclass(reads, ProbeOutput)):
+        raise UsageError(f"predicate {name!r}: reads= must be a probe output model, got {reads!r}")
+
+    def register(fn: Predicate) -> Predicate:
+        existing = _PREDICATES.get(name)
+        if existing is not None and existing.fn.__qualname__ != fn.__qualname__:
+            raise UsageError(f"predicate {name!r} is already registered ({existing.fn!r})")
+        _PREDICATES[name] = _Registered(fn, reads, invariant, check_args)
+        return fn
+
+    return register
+
+
+def _registered(name: str) -> _Registered:
+    try:
+        return _PREDICATES[name]
+    except KeyError:
+        known = ", ".join(sorted(_PREDICATES))
+        raise UsageError(f"unknown probe predicate {name!r} (known: {known})") from None
+
+
+def get_predicate(name: str) -> Predicate:
+    """The registered predicate, or a UsageError naming the known ones."""
+    return _registered(name).fn
+
+
+def is_invariant(check: ProbeCheck) -> bool:
+    """Whether ``check``'s predicate states an invariant (exempt from the vacuity rule)."""
+    entry = _PREDICATES.get(check.name)
+    return entry is not None and entry.invariant
+
+
+def validate_check(check: ProbeCheck, table: ProbeTable | None = None) -> None:
+    """Raise ProbeRefused/UsageError unless the probe is in the table (the session's; the built-ins
+    when None), the predicate is registered, reads that kind's output and accepts the arguments."""
+    table = table if table is not None else builtin_probes()
+    table.validate(check.probe)
+    entry = _registered(check.name)
+    gives = table.kind(check.probe.kind).output
+    if not issubclass(gives, entry.reads):
+        raise UsageError(f"predicate {check.name!r} reads {entry.reads.__name__}, but probe kind "
+                         f"{check.probe.kind!r} gives {gives.__name__}")
+    if entry.check_args is not None:
+        entry.check_args(check.args)
+
+
+def _excerpt(raw: str, args: Mapping[str, ProbeParam], limit: int = 400) -> str:
+    """The raw output lines that mention an argument value (the whole output when it is short)."""
+    if len(raw) <= limit:
+        return raw.strip()
+    needles = [str(v) for v in args.values() if isinstance(v, str) and v]
+    lines = [ln.strip() for ln in raw.splitlines() if any(n in ln for n in needles)]
+    return " | ".join(lines[:5])[:limit] if lines else raw[:limit].strip() + " …"
+
+
+def _inconclusive(command: str, why: str, raw: str) -> ProbeJudgement:
+    return ProbeJudgement(passed=False, conclusive=False,
+                          evidence=f"probe `{command}` unreadable: {why}; output: {raw.strip()[:400]}")
+
+
+def judge(check: ProbeCheck, result: ProbeResult) -> ProbeJudgement:
+    """Apply the check's predicate to a probe result; the evidence ends with the raw output quoted.
+
+    A failed command or an unreadable output is inconclusive, never passed or failed.
+    """
+    entry = _registered(check.name)
+    command, parsed = " ".join(result.argv), result.parsed
+    if result.exit_code != 0:
+        return _inconclusive(command, f"exit {result.exit_code}", result.raw)
+    if parsed is None or isinstance(parsed, Unreadable):
+        return _inconclusive(command, parsed.reason if parsed is not None else "not parsed", result.raw)
+    if not isinstance(parsed, entry.reads):
+        return _inconclusive(command, f"{check.name} reads {entry.reads.__name__}, the probe gave "
+                                      f"{type(parsed).__name__}", result.raw)
+    try:
+        if entry.check_args is not None:
+            entry.check_args(check.args)
+    except UsageError as exc:
+        return _inconclusive(command, f"bad check arguments: {exc}", result.raw)
+    verdict = entry.fn(parsed, **check.args)
+    quoted = _excerpt(result.raw, check.args)
+    evidence = f"{verdict.evidence}; `{command}`: {quoted}" if quoted else f"{verdict.evidence}; `{command}`"
+    return verdict.model_copy(update={"evidence": evidence})
+
+
+def run_probe_check(device: Device, check: ProbeCheck) -> tuple[ProbeResult, ProbeJudgement]:
+    """Run the check's probe on ``device`` and judge it (device errors propagate)."""
+    result = device.probe_spec(check.probe)
+    return result, judge(check, result)
