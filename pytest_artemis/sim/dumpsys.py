@@ -43,8 +43,11 @@ def _pending(n: int, type_: str, code: int, when: int, elapsed: int, now_elapsed
 
 
 def _clock_alarm(t: int) -> tuple[str, int, str, list[str]]:
-    show = f"PendingIntent{{{_hash('show', t)}: PendingIntentRecord{{{_hash('rec', t)} {_CLOCK} startActivity}}}}"
-    op = f"PendingIntent{{{_hash('op', t)}: PendingIntentRecord{{{_hash('opr', t)} {_CLOCK} broadcastIntent}}}}"
+    def intent(name: str, kind: str) -> str:
+        record = f"PendingIntentRecord{{{_hash(name, 'rec', t)} {_CLOCK} {kind}}}"
+        return f"PendingIntent{{{_hash(name, t)}: {record}}}"
+
+    show, op = intent("show", "startActivity"), intent("op", "broadcastIntent")
     return ("*walarm*:com.android.deskclock.ALARM_ALERT", t, fmt_stamp(t),
             ["      Alarm clock:", f"        triggerTime={fmt_stamp(t)}", f"        showIntent={show}",
              f"      operation={op}"])
@@ -111,7 +114,8 @@ def _window(ctx: Ctx) -> None:
     rec = f"ActivityRecord{{{_hash('rec', pkg, act)} u0 {pkg}/{_short(pkg, act)} t{tid}}}"
     rule = "-" * 79
     ctx.out("\n".join([
-        "", rule, "WINDOW MANAGER LAST ANR (dumpsys window lastanr)", "  <no ANR has occurred since boot>", "",
+        "", rule, "WINDOW MANAGER LAST ANR (dumpsys window lastanr)", "  <no ANR has occurred since boot>",
+        "",
         rule, "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
         "  Display: mDisplayId=0 rootTasks=4",
         f"    init={p.width}x{p.height} 420dpi cur={p.width}x{p.height} app={p.width}x{p.height}", "",

@@ -9,7 +9,7 @@ from pytest_artemis.contracts.probe_outputs import TextOutput
 from pytest_artemis.device import ProbeKind, ProbeRefused, ProbeTable, builtin_probes
 from pytest_artemis.device.parsers import parse_prop
 
-DEFAULT_PROBES = builtin_probes()
+TABLE = builtin_probes()
 
 
 def spec(kind: str, **params: str) -> ProbeSpec:
@@ -17,15 +17,15 @@ def spec(kind: str, **params: str) -> ProbeSpec:
 
 
 def test_built_in_argv() -> None:
-    assert DEFAULT_PROBES.argv(spec("setting", ns="global", key="wifi_on")) == [
+    assert TABLE.argv(spec("setting", ns="global", key="wifi_on")) == [
         "settings", "get", "global", "wifi_on"]
-    assert DEFAULT_PROBES.argv(spec("alarms")) == ["dumpsys", "alarm"]
-    assert DEFAULT_PROBES.argv(spec("content", uri="content://com.android.contacts/data/phones",
+    assert TABLE.argv(spec("alarms")) == ["dumpsys", "alarm"]
+    assert TABLE.argv(spec("content", uri="content://com.android.contacts/data/phones",
                                     projection="display_name:data1")) == [
         "content", "query", "--uri", "content://com.android.contacts/data/phones",
         "--projection", "display_name:data1"]
-    assert DEFAULT_PROBES.argv(spec("prop", key="ro.product.model")) == ["getprop", "ro.product.model"]
-    assert {k.name for k in DEFAULT_PROBES} == {
+    assert TABLE.argv(spec("prop", key="ro.product.model")) == ["getprop", "ro.product.model"]
+    assert {k.name for k in TABLE} == {
         "alarms", "battery", "foreground", "window_focus", "notifications", "setting", "content",
         "packages", "prop"}
 
@@ -40,7 +40,7 @@ def test_unknown_kinds_refused(kind: str) -> None:
         pytest.raises(ValueError, ProbeSpec, kind=kind)  # the contract itself refuses an empty kind
         return
     with pytest.raises(ProbeRefused, match="unknown probe kind"):
-        DEFAULT_PROBES.validate(spec(kind))
+        TABLE.validate(spec(kind))
 
 
 @pytest.mark.parametrize("key", [
@@ -49,24 +49,24 @@ def test_unknown_kinds_refused(kind: str) -> None:
 ])
 def test_metacharacters_whitespace_and_options_refused(key: str) -> None:
     with pytest.raises(ProbeRefused):
-        DEFAULT_PROBES.argv(spec("setting", ns="global", key=key))
+        TABLE.argv(spec("setting", ns="global", key=key))
 
 
 @pytest.mark.parametrize("value", ["put", "PUT", "set", "delete", "insert", "update", "reset"])
 def test_state_changing_words_refused(value: str) -> None:
     with pytest.raises(ProbeRefused, match="state-changing"):
-        DEFAULT_PROBES.validate(spec("setting", ns="global", key=value))
+        TABLE.validate(spec("setting", ns="global", key=value))
 
 
 def test_namespace_pattern_and_parameter_set() -> None:
     with pytest.raises(ProbeRefused, match="does not match"):
-        DEFAULT_PROBES.validate(spec("setting", ns="private", key="x"))
+        TABLE.validate(spec("setting", ns="private", key="x"))
     with pytest.raises(ProbeRefused, match="missing"):
-        DEFAULT_PROBES.validate(spec("setting", ns="global"))
+        TABLE.validate(spec("setting", ns="global"))
     with pytest.raises(ProbeRefused, match="unknown parameter"):
-        DEFAULT_PROBES.validate(spec("battery", action="set"))  # `dumpsys battery set ...` is unreachable
+        TABLE.validate(spec("battery", action="set"))  # `dumpsys battery set ...` is unreachable
     with pytest.raises(ProbeRefused, match="unknown parameter"):
-        DEFAULT_PROBES.validate(spec("setting", ns="global", key="wifi_on", value="0"))
+        TABLE.validate(spec("setting", ns="global", key="wifi_on", value="0"))
 
 
 @pytest.mark.parametrize("uri", [
@@ -75,7 +75,7 @@ def test_namespace_pattern_and_parameter_set() -> None:
 ])
 def test_content_uri_pattern(uri: str) -> None:
     with pytest.raises(ProbeRefused):
-        DEFAULT_PROBES.validate(spec("content", uri=uri))
+        TABLE.validate(spec("content", uri=uri))
 
 
 def test_register_plugin_probe_under_same_rules() -> None:

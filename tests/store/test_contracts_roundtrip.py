@@ -169,8 +169,9 @@ INSTANCES = [
     ProbeResult(spec=PROBE_SPEC, argv=("content", "query"), raw="Error while accessing provider:x\n",
                 parsed=Unreadable(reason="Error while accessing provider:x")),
     ProbeResult(spec=ProbeSpec(kind="alarms"), argv=("dumpsys", "alarm"), raw="…", parsed=AlarmsOutput(
-        alarms=(PendingAlarm(type="RTC_WAKEUP", when_ms=1, package="com.android.deskclock", tag="*walarm*:a b",
-                             time="2026-01-16 07:30:00", hhmm="07:30", alarm_clock=True),))),
+        alarms=(PendingAlarm(type="RTC_WAKEUP", when_ms=1, package="com.android.deskclock",
+                             tag="*walarm*:a b", time="2026-01-16 07:30:00", hhmm="07:30",
+                             alarm_clock=True),))),
     CheckItem(
         kind="assert",
         text="Wi-Fi is on",
