@@ -257,8 +257,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         if word is not None:
             set_report_word(item, report, word)
         if ours and judgement is not None and judgement.reason:
-            unconfirmed = judgement.word == "UNCHECKED" and report.failed
-            _lead_with_reason(report, f"UNCHECKED: {judgement.reason}" if unconfirmed else judgement.reason)
+            reason = judgement.reason
+            if judgement.word == "UNCHECKED" and report.failed:  # strict or --runxfail: say which
+                reason = f"{str(call.excinfo.value).split(':', 1)[0]}: {reason}"  # type: ignore[union-attr]
+            _lead_with_reason(report, reason)
     return report
 
 
