@@ -47,6 +47,13 @@ def index_entry(root: Path, nodeid: str, props: dict[str, str]) -> IndexEntry:
     return entry
 
 
+def _render_orphan(root: Path, props: dict[str, str]) -> None:
+    """Render the page of a run whose process died before it could (its journal reads as interrupted)."""
+    run_dir = Path(props.get("artemis.artifacts") or root)
+    if props.get("artemis.execution") == "interrupted" and (run_dir / "run.jsonl").is_file():
+        render_run_report(run_dir, outcome_word=props["artemis.outcome"], root=root)
+
+
 class Reports:
     """Registered as a plugin in ``pytest_configure``; renders the run reports and the session index."""
 
@@ -73,5 +80,7 @@ class Reports:
         if hasattr(self._config, "workerinput") or not self._seen:
             return
         root = self._config.stash[options_key].artifacts.resolve()
+        for props in self._seen.values():
+            _render_orphan(root, props)
         entries = [index_entry(root, nodeid, props) for nodeid, props in self._seen.items()]
         self._config.stash[index_path_key] = render_index(root, entries)

@@ -57,6 +57,11 @@ def test_a_crashed_worker_is_an_error_naming_the_device_and_others_are_unaffecte
     # The dead worker's journal has no terminal record: it reads back as interrupted, never passed.
     runs = list_runs(Path(suite.path, ".artemis", "test_crash.py__test_dies"))
     assert runs and read_run(runs[0]).execution == "interrupted"
+    # The controller renders its page and lists it in the index, with where the journal ends.
+    page = (runs[0] / "report.html").read_text()
+    assert 'data-outcome="ERROR"' in page and "without a terminal record" in page
+    index = Path(suite.path, ".artemis", "index.html").read_text()
+    assert '<tr data-outcome="ERROR"' in index and "without a terminal record" in index
     # Its testcase still carries what CI needs: outcome, device, artifacts path, the infra class.
     assert dead.props["artemis.outcome"] == "ERROR" and dead.props["artemis.device"].startswith("emulator-")
     assert Path(dead.props["artemis.artifacts"]) == runs[0].resolve()
