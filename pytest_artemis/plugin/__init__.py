@@ -1,24 +1,30 @@
 """The pytest surface (pytest11 entry point ``artemis``): markers, options, fixtures, honest outcomes.
 
 A thin adapter over the engine: this module wires the plugin's parts into pytest; each part lives in
-its own module (options, markers, fixtures, outcomes, junit, lease, timeout, xdist, progress).
+its own module (options, markers, fixtures, outcomes, junit, lease, timeout, xdist, progress). Importing
+and configuring it loads none of the contracts, the engine or the device layer: they load when a test
+uses artemis (or an artemis option is set), so a session without artemis tests does not pay for them.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from . import fixtures, markers, outcomes, timeout
-from .fixtures import configured_models
 from .junit_xml import JunitShaper
-from .lease import DeviceFarm, farm_key, worker_id
-from .markers import build_probe_table, probe_table_key, register_markers
 from .options import ArtemisOptions, add_options, options_key, resolve_config
 from .reports import Reports
-from .result import Artemis
-from .runner import RunResult
-from .settings import RunSettings, session_settings, session_settings_key
+from .state import farm_key, farm_of, probe_table_of, session_settings_of
 from .summary import TerminalSummary
+
+if TYPE_CHECKING:
+    from pytest_artemis.models import ModelSet
+
+    from .result import Artemis
+    from .runner import RunResult
+    from .settings import RunSettings
 
 _PARTS = (
     (markers, "artemis.markers"),
@@ -42,6 +48,7 @@ def refuse_partial_disabling(config: pytest.Config) -> None:
             "failed or unchecked run could be reported as passed); disable the whole plugin with "
             "-p no:artemis, or drop the option"
         )
+_LAZY = {"Artemis": "result", "RunResult": "runner", "RunSettings": "settings"}
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -57,13 +64,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     refuse_partial_disabling(config)
-    register_markers(config)
+    markers.register_markers(config)
     options = resolve_config(config)
     config.stash[options_key] = options
-    config.stash[session_settings_key] = session_settings(options)
-    config.stash[probe_table_key] = build_probe_table(config)
     workerinput = getattr(config, "workerinput", None)
-    config.stash[farm_key] = DeviceFarm(options, workerinput, worker_id(config))
+    if any(source != "default" for source in options.sources.values()):
+        # An artemis option is set: the session means to use artemis, so bad settings and probe
+        # registrations are usage errors now, once, rather than at the first test.
+        session_settings_of(config)
+        probe_table_of(config)
+        farm_of(config)
     for module, name in _PARTS:
         if not config.pluginmanager.is_registered(module):
             config.pluginmanager.register(module, name)
@@ -92,6 +102,21 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 def artemis_options(config: pytest.Config) -> ArtemisOptions:
     """The session's resolved ``--artemis-*`` options (with ``.sources``)."""
     return config.stash[options_key]
+
+
+def configured_models(config: pytest.Config) -> ModelSet | None:
+    """The LiteLLM models the options configure, or None when no model option is set at all (see
+    ``fixtures.configured_models``)."""
+    return fixtures.configured_models(config)
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(f"{__name__}.{module}"), name)
 
 
 __all__ = ["Artemis", "ArtemisOptions", "RunResult", "RunSettings", "artemis_options", "configured_models"]

@@ -1,5 +1,9 @@
 """Fixtures: ``artemis_device`` (session lease), ``artemis_model`` and ``artemis_settings`` (overridable) →
-``artemis`` (the run)."""
+``artemis`` (the run).
+
+Defining them costs nothing: what they run (contracts, engine, models) is imported when a test requests
+them, so a session without artemis tests never loads it.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +11,15 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_artemis.contracts import UsageError
-
-from .junit import init_properties, set_properties
-from .lease import LeaseError, farm_key, worker_id
-from .markers import item_spec, probe_table_key, spec_key
 from .options import ArtemisOptions, options_key
-from .outcomes import raise_in_setup
-from .result import Artemis
-from .runner import artifacts_dir_for, run_for_item
-from .settings import RunSettings, item_settings, session_settings_key, settings_key, settings_marks
+from .state import farm_of, probe_table_of, session_settings_of, settings_key, spec_key
 
 if TYPE_CHECKING:
     from pytest_artemis.device.base import Device
     from pytest_artemis.models import ModelSet
+
+    from .result import Artemis
+    from .settings import RunSettings
 
 
 @pytest.fixture(scope="session")
@@ -28,12 +27,16 @@ def artemis_device(pytestconfig: pytest.Config) -> Device:
     """The device this process leased for the whole session (``--artemis-device``, or a farm plugin's
     ``pytest_artemis_lease_device``). With ``sim``/``sim:N`` the simulated phones are started here (or
     once by the xdist controller) and stopped at the end of the session."""
+    from pytest_artemis.contracts import UsageError
+
+    from .lease import LeaseError, worker_id
+
     hook = pytestconfig.hook
     leased = hook.pytest_artemis_lease_device(config=pytestconfig, worker_id=worker_id(pytestconfig))
     if leased is not None:
         return leased
     try:
-        return pytestconfig.stash[farm_key].device(probes=pytestconfig.stash[probe_table_key])
+        return farm_of(pytestconfig).device(probes=probe_table_of(pytestconfig))
     except LeaseError as exc:
         pytest.fail(f"ERROR: infrastructure failure (device) {type(exc).__name__}: {exc}", pytrace=False)
     except UsageError as exc:
@@ -42,6 +45,8 @@ def artemis_device(pytestconfig: pytest.Config) -> Device:
 
 def model_set(options: ArtemisOptions) -> ModelSet:
     """Per-role LiteLLM models from the options; a usage error naming the option when one is missing."""
+    from pytest_artemis.contracts import UsageError
+
     roles: dict[str, str | None] = {
         "planner": options.planner_model or options.model,
         "operator": options.operator_model or options.model,
@@ -81,6 +86,8 @@ def configured_models(config: pytest.Config) -> ModelSet | None:
 def artemis_model(pytestconfig: pytest.Config) -> ModelSet:
     """The models for planner, operator and checker. Override it in a conftest to plug in your own
     (``ScriptedModel`` for offline tests)."""
+    from pytest_artemis.contracts import UsageError
+
     try:
         return model_set(pytestconfig.stash[options_key])
     except UsageError as exc:
@@ -98,7 +105,7 @@ def artemis_settings(pytestconfig: pytest.Config) -> RunSettings:
         def artemis_settings(artemis_settings):
             return artemis_settings.replace(max_steps=8, final_check=False)
     """
-    return pytestconfig.stash[session_settings_key]
+    return session_settings_of(pytestconfig)
 
 
 @pytest.fixture
@@ -111,6 +118,15 @@ def artemis(
     BLOCKED and ERROR are raised here (setup: JUnit ``<error>``); FAILED and UNCHECKED are applied
     after the test body. Without a goal marker, use ``artemis.run(goal, checks=[...])`` in the body.
     """
+    from pytest_artemis.contracts import UsageError
+
+    from .junit import set_properties
+    from .markers import item_spec
+    from .outcomes import raise_in_setup
+    from .result import Artemis
+    from .runner import run_for_item
+    from .settings import item_settings, settings_marks
+
     item = request.node
     options = request.config.stash[options_key]
     set_properties(item, {"artemis.device": artemis_device.serial})
@@ -132,5 +148,8 @@ def artemis(
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Append the JUnit properties before any fixture runs (a failed lease still reports them)."""
     if "artemis" in getattr(item, "fixturenames", ()):
+        from .junit import init_properties
+        from .runner import artifacts_dir_for
+
         options = item.config.stash[options_key]
         init_properties(item, artifacts_dir_for(options, item.nodeid))

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_artemis.contracts import CheckVerdict, RunOutcome
+if TYPE_CHECKING:
+    from pytest_artemis.contracts import CheckVerdict, RunOutcome
 
 PROPERTY_DEFAULTS: tuple[tuple[str, str], ...] = (
     ("artemis.outcome", "NOT-RUN"),

@@ -22,7 +22,6 @@ import pytest
 from _pytest.junitxml import LogXML, _NodeReporter, xml_key
 
 from .junit import report_props
-from .screens import key_screenshots
 
 _RESULTS = ("failure", "error", "skipped")
 _SUITE_NAME = re.compile(r"^(artemis\.[a-z_.]+)\[(.+)\]$")
@@ -146,6 +145,8 @@ class JunitShaper:
 
     @staticmethod
     def _attach(element: ET.Element, props: dict[str, str]) -> None:
+        from .screens import key_screenshots
+
         shots = key_screenshots(Path(props.get("artemis.artifacts", "")))
         if not shots:
             return

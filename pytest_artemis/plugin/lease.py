@@ -199,9 +199,6 @@ class DeviceFarm:
                 shutil.rmtree(self._pool.lock_dir, ignore_errors=True)
 
 
-farm_key = pytest.StashKey[DeviceFarm]()
-
-
 def worker_id(config: pytest.Config) -> str:
     """The xdist worker id (``gw0``…), or ``main`` without xdist."""
     workerinput = getattr(config, "workerinput", None)

@@ -6,27 +6,21 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import pytest
-from _pytest.mark.structures import Mark
 
-from pytest_artemis.contracts import UsageError
-from pytest_artemis.spec.markers import MARKER_NAMES, MarkerError, spec_from_marks
-
-from .settings import item_settings, session_settings_key, settings_marks
+from .state import probe_table_of, session_settings_of, spec_key, uses_artemis
 
 if TYPE_CHECKING:
+    from _pytest.mark.structures import Mark
+
     from pytest_artemis.contracts import TaskSpec
     from pytest_artemis.device.probe_table import ProbeTable
-
-spec_key = pytest.StashKey["TaskSpec | None"]()
-"""The validated TaskSpec of an item (None: the item declares no goal)."""
-probe_table_key = pytest.StashKey["ProbeTable"]()
-"""The session's probe table: the built-ins plus ``pytest_artemis_probe_specs`` kinds."""
 
 MARKER_LINES = (
     "goal(text, *, app=None, max_steps=None): the goal an artemis run pursues (one per test)",
     "verify(text, *, when='complete', subgoal=None, probe=None, visual=False): a completion criterion; "
     "unmet at the end -> BLOCKED",
-    "assert_(text, *, when='complete', subgoal=None, probe=None, visual=False): a test assertion; failed -> FAILED",
+    "assert_(text, *, when='complete', subgoal=None, probe=None, visual=False): a test assertion; "
+    "failed -> FAILED",
     "artemis(**settings): this test's run settings, e.g. artemis(max_steps=8, final_check=False, "
     "unchecked='fail'); names as in pytest_artemis.RunSettings",
 )
@@ -56,6 +50,8 @@ def build_probe_table(config: pytest.Config) -> ProbeTable:
 def artemis_marks(item: pytest.Item) -> list[Mark]:
     """The item's artemis marks, outer scopes (module, class) first, then the test's own decorators top
     to bottom (decorators are applied, and stored, bottom-up)."""
+    from pytest_artemis.spec.markers import MARKER_NAMES
+
     marks: list[Mark] = []
     for node in item.listchain():
         own = [m for m in node.own_markers if m.name in MARKER_NAMES]
@@ -65,7 +61,9 @@ def artemis_marks(item: pytest.Item) -> list[Mark]:
 
 def item_spec(item: pytest.Item) -> TaskSpec | None:
     """The validated spec of an item (raises MarkerError naming the node id)."""
-    return spec_from_marks(item.nodeid, artemis_marks(item), item.config.stash.get(probe_table_key, None))
+    from pytest_artemis.spec.markers import spec_from_marks
+
+    return spec_from_marks(item.nodeid, artemis_marks(item), probe_table_of(item.config))
 
 
 class InvalidMarkers(pytest.Collector):
@@ -91,6 +89,13 @@ def validated(
 
 
 def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | pytest.Collector:
+    if not uses_artemis(item):
+        return item  # nothing of artemis to validate: plain tests never load the spec layer
+    from pytest_artemis.contracts import UsageError
+    from pytest_artemis.spec.markers import MarkerError
+
+    from .settings import item_settings, settings_marks
+
     try:
         spec = item_spec(item)
     except MarkerError as exc:
@@ -102,7 +107,7 @@ def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | py
         return InvalidMarkers.from_parent(collector, name=item.name, message=message)
     item.stash[spec_key] = spec
     try:
-        item_settings(item.config.stash[session_settings_key], settings_marks(item))
+        item_settings(session_settings_of(item.config), settings_marks(item))
     except UsageError as exc:
         return InvalidMarkers.from_parent(collector, name=item.name, message=f"artemis marker error: "
                                           f"{item.nodeid}: {exc}")

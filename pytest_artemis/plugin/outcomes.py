@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import pytest
 
-from pytest_artemis.contracts import ItemSummary, RunOutcome, outcome_word
+if TYPE_CHECKING:
+    from pytest_artemis.contracts import ItemSummary, RunOutcome
 
 Word = Literal["PASSED", "FAILED", "BLOCKED", "ERROR", "UNCHECKED"]
 UncheckedMode = Literal["xfail", "skip", "fail"]
@@ -46,6 +47,8 @@ class Judgement:
 def judge(outcome: RunOutcome) -> Judgement:
     """Map a run outcome onto the DESIGN.md §1 table (the word is ``contracts.outcome_word``; an
     interrupted run is an ``ERROR`` to pytest) and write the message that explains it."""
+    from pytest_artemis.contracts import outcome_word
+
     word = outcome_word(outcome)
     tally = outcome.tests
     if word == "FAILED":
@@ -226,7 +229,7 @@ def pytest_runtest_call(item: pytest.Item) -> object:
         # error is not a failure: it is raised after the body, in teardown, where pytest reports errors.
         item.stash[deferred_key] = judgement
     elif judgement is not None and judgement.word != "PASSED":
-        from .settings import settings_key
+        from .state import settings_key
 
         raise_in_call(judgement, item.stash[settings_key].unchecked,
                       runxfail=bool(item.config.getoption("runxfail", False)))

@@ -8,19 +8,23 @@ xdist they arrive from the workers), reading each run's outcome back from the sh
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-
-from pytest_artemis.contracts import RunOutcome
-from pytest_artemis.report import IndexEntry, render_index, render_run_report
-from pytest_artemis.store import JournalCorrupt, RunRecord, read_run
 
 from .options import options_key
 from .summary import index_path_key
 
+if TYPE_CHECKING:
+    from pytest_artemis.contracts import RunOutcome
+    from pytest_artemis.report import IndexEntry
+    from pytest_artemis.store import RunRecord
+
 
 def _record(run_dir: Path) -> RunRecord | None:
     """The run's journal; None when there is no readable run there (never ran, torn)."""
+    from pytest_artemis.store import JournalCorrupt, read_run
+
     if not (run_dir / "run.jsonl").is_file():
         return None
     try:
@@ -31,6 +35,8 @@ def _record(run_dir: Path) -> RunRecord | None:
 
 def index_entry(root: Path, nodeid: str, props: dict[str, str]) -> IndexEntry:
     """One index line: the test's word from its properties, the reason and numbers from its journal."""
+    from pytest_artemis.report import IndexEntry
+
     run_dir = Path(props.get("artemis.artifacts") or root)
     record = _record(run_dir)
     word = props["artemis.outcome"]
@@ -65,6 +71,8 @@ class Reports:
     def pytest_artemis_run_finish(self, item: pytest.Item, outcome: RunOutcome, artifacts: Path,
                                   word: str) -> None:
         """Render the run's ``report.html`` next to its journal, with the word the run maps to."""
+        from pytest_artemis.report import render_run_report
+
         root = self._config.stash[options_key].artifacts.resolve()
         render_run_report(artifacts, outcome_word=word, root=root)
 
@@ -79,6 +87,8 @@ class Reports:
         """Write ``<artifacts>/index.html`` on the controller (never on an xdist worker)."""
         if hasattr(self._config, "workerinput") or not self._seen:
             return
+        from pytest_artemis.report import render_index
+
         root = self._config.stash[options_key].artifacts.resolve()
         for props in self._seen.values():
             _render_orphan(root, props)

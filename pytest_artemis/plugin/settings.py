@@ -154,10 +154,6 @@ def settings_marks(item: pytest.Item) -> list[Mark]:
     return marks
 
 
-session_settings_key = pytest.StashKey[RunSettings]()
-"""The session-wide settings (``config.stash``), from the resolved options."""
-settings_key = pytest.StashKey[RunSettings]()
-"""The settings the item's runs use (``item.stash``, set by the ``artemis`` fixture)."""
 
 
 def render_markdown() -> list[str]:

@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from .lease import WORKERINPUT_POOL, Pool, farm_key, holder_key, holder_of
 from .options import options_key
-from .runner import artifacts_dir_for
+from .state import farm_of
 
 if TYPE_CHECKING:
     from xdist.workermanage import WorkerController
+
+    from .lease import Pool
 
 
 class XdistHooks:
@@ -26,16 +27,20 @@ class XdistHooks:
     def pytest_configure_node(self, node: WorkerController) -> None:
         """Hand every worker the controller's pool: ONE simulated server for all workers (started on
         the first node), or the serial list."""
-        farm = self._config.stash[farm_key]
-        if farm.options.device is None and self._pool is None:
+        from .lease import WORKERINPUT_POOL
+
+        if self._config.stash[options_key].device is None and self._pool is None:
             return  # no device configured: the tests report that themselves, with the option name
         if self._pool is None:
-            self._pool = farm.pool()
+            self._pool = farm_of(self._config).pool()
         node.workerinput[WORKERINPUT_POOL] = self._pool.to_workerinput()
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport, sched: object) -> None:
         """A worker died while running ``crashitem``: an infrastructure ERROR naming the device."""
+        from .lease import holder_key, holder_of
+        from .runner import artifacts_dir_for
+
         node = getattr(report, "node", None)
         workerinput = getattr(node, "workerinput", None) or {}
         worker = workerinput.get("workerid", "?")

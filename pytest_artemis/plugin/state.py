@@ -1,0 +1,69 @@
+"""The plugin's per-session state, built on first use, so a session without artemis tests never pays for it.
+
+Importing this module costs nothing beyond pytest: the settings model, the probe table and the device
+farm (pydantic, the contracts, the device layer) load only when an artemis test, or an artemis option,
+needs them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from .options import options_key
+
+if TYPE_CHECKING:
+    from pytest_artemis.contracts import TaskSpec
+    from pytest_artemis.device.probes import ProbeTable
+
+    from .lease import DeviceFarm
+    from .settings import RunSettings
+
+MARKER_NAMES = ("goal", "verify", "assert_", "artemis")
+"""Every marker the plugin reads: the three of a goal's spec and the per-test settings marker."""
+
+session_settings_key = pytest.StashKey["RunSettings"]()
+"""The session-wide settings (``config.stash``), from the resolved options."""
+settings_key = pytest.StashKey["RunSettings"]()
+"""The settings the item's runs use (``item.stash``, set by the ``artemis`` fixture)."""
+probe_table_key = pytest.StashKey["ProbeTable"]()
+"""The session's probe table: the built-ins plus ``pytest_artemis_probe_specs`` kinds."""
+farm_key = pytest.StashKey["DeviceFarm"]()
+"""This process's device farm (pool and lease)."""
+spec_key: pytest.StashKey[TaskSpec | None] = pytest.StashKey()
+"""The validated TaskSpec of an item (None: the item declares no goal)."""
+
+
+def session_settings_of(config: pytest.Config) -> RunSettings:
+    """The session's settings (a pytest usage error when the options do not make valid ones)."""
+    if session_settings_key not in config.stash:
+        from .settings import session_settings
+
+        config.stash[session_settings_key] = session_settings(config.stash[options_key])
+    return config.stash[session_settings_key]
+
+
+def probe_table_of(config: pytest.Config) -> ProbeTable:
+    """The session's probe table (the built-ins and every plugin-registered kind)."""
+    if probe_table_key not in config.stash:
+        from .markers import build_probe_table
+
+        config.stash[probe_table_key] = build_probe_table(config)
+    return config.stash[probe_table_key]
+
+
+def farm_of(config: pytest.Config) -> DeviceFarm:
+    """This process's device farm (nothing is started or leased until a test asks for a device)."""
+    if farm_key not in config.stash:
+        from .lease import DeviceFarm, worker_id
+
+        config.stash[farm_key] = DeviceFarm(config.stash[options_key], getattr(config, "workerinput", None),
+                                            worker_id(config))
+    return config.stash[farm_key]
+
+
+def uses_artemis(item: pytest.Item) -> bool:
+    """Whether an item carries an artemis marker (here or on its module/class) or requests the fixture."""
+    return "artemis" in getattr(item, "fixturenames", ()) or any(
+        mark.name in MARKER_NAMES for node in item.listchain() for mark in node.own_markers)

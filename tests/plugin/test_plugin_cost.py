@@ -1,0 +1,50 @@
+"""What the plugin loads: nothing heavy for a session without artemis tests, everything once one appears."""
+
+from __future__ import annotations
+
+HEAVY = ("pytest_artemis.contracts", "pytest_artemis.spec", "pytest_artemis.plugin.settings",
+         "pytest_artemis.engine", "pytest_artemis.device", "pytest_artemis.report", "pytest_artemis.store")
+
+PROBE = f'''
+import sys
+
+HEAVY = {HEAVY!r}
+
+
+def loaded():
+    return sorted(name for name in HEAVY if name in sys.modules)
+'''
+
+
+def test_a_session_without_artemis_tests_loads_nothing_heavy(pytester, monkeypatch) -> None:
+    for name in ("ARTEMIS_DEVICE", "ARTEMIS_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    pytester.makeconftest(PROBE)
+    pytester.makepyfile(test_plain="from conftest import loaded\n\n"
+                                   "def test_plain():\n    assert loaded() == []\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
+def test_an_artemis_test_still_gets_its_markers_validated_and_its_fixtures(pytester) -> None:
+    pytester.makeconftest(PROBE)
+    pytester.makepyfile(test_marked='''
+import pytest
+from conftest import loaded
+
+
+@pytest.mark.goal("Open Settings", app="not a package")
+def test_bad_goal(artemis):
+    pass
+
+
+def test_collecting_an_artemis_test_loaded_the_spec_layer():
+    assert "pytest_artemis.spec" in loaded()
+
+
+def test_the_fixtures_are_registered(artemis_settings):
+    assert artemis_settings.max_steps > 0
+''')
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--continue-on-collection-errors")
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(["*artemis marker error*test_bad_goal*"])
