@@ -15,7 +15,7 @@ from .options import options_key
 
 if TYPE_CHECKING:
     from pytest_artemis.contracts import TaskSpec
-    from pytest_artemis.device.probes import ProbeTable
+    from pytest_artemis.device.probe_table import ProbeTable
 
     from .lease import DeviceFarm
     from .settings import RunSettings
