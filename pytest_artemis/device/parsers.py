@@ -30,10 +30,12 @@ from .alarm_parser import parse_alarms
 Parsed = ProbeOutput | Unreadable
 Parser = Callable[[str, Mapping[str, str]], Parsed]
 
-_RECORD = r"ActivityRecord\{\S+\s+(?:u(\d+)\s+)?([\w.]+)/([\w.$]+)"
+_RECORD = r"ActivityRecord\{\S+\s+(?:u(\d+)\s+)?([\w.]+)/([\w.$]+)\}?(?:\s+t(\d+))?"
 _TOP_RESUMED = re.compile(r"\btopResumedActivity=" + _RECORD)
-_RESUMED = re.compile(r"(?<![A-Za-z])(?:mResumedActivity|ResumedActivity|Resumed):\s*" + _RECORD)
+_RESUMED = re.compile(r"(?<![A-Za-z])(?:mResumedActivity|ResumedActivity|Resumed|mFocusedActivity):\s*"
+                      + _RECORD)
 _FOCUSED_APP = re.compile(r"\bmFocusedApp=.*?" + _RECORD)
+_FOCUSED_TASK = re.compile(r"\btopDisplayFocusedRootTask=Task\{\S+\s+#(\d+)")
 _ACTIVITY_DUMP = re.compile(r"ACTIVITY MANAGER ACTIVITIES|ResumedActivity|mFocusedApp=")
 _WM_SECTION = re.compile(r"^WINDOW MANAGER (.*?) \(dumpsys window (\w+)\)")
 _DISPLAY = re.compile(r"^\s*Display: mDisplayId=(\d+)")
@@ -42,11 +44,11 @@ _APP = re.compile(r"^\s*mFocusedApp=(.*)$")
 _TOP_DISPLAY = re.compile(r"^\s*mTopFocusedDisplayId=(-?\d+)")
 _WINDOW = re.compile(r"Window\{[0-9a-f]+\s+(?:u(\d+)\s+)?(.*?)(?:\s+(?:paused|EXITING)=?\w*)?\}\s*$")
 _ERROR_TITLES = ("Application Error: ", "Application Not Responding: ")
-_NOTIF = re.compile(
-    r"NotificationRecord\(0x[0-9a-f]+:\s+pkg=(\S+)\s+user=UserHandle\{(-?\d+)\}\s+id=(-?\d+)\s+"
-    r"tag=(.*?)\s+(?:importance=-?\d+\s+)?key=(\S+?)(?:appImportanceLocked=\S*)?:?(?:\s+\w+=\S*?)*:?"
-    r"\s+Notification\((.*)$"
-)
+_NOTIF = re.compile(r"NotificationRecord\(0x[0-9a-f]+:\s+pkg=(\S+)\s+user=(?:UserHandle\{(-?\d+)\}|\S+)\s+"
+                    r"id=(-?\d+)\s+tag=")
+_NOTIF_BODY = re.compile(r":\s+Notification\(")
+_TRAILING_INTS = re.compile(r"(?:\s+\w+=-?\d+)+$")
+_TRAILING_FIELDS = re.compile(r"(?:\s+\w+=\S*)+$")
 _CHANNEL = re.compile(r"^channel=(.*?)(?= \w+=|\)*$)")
 _EXTRA = re.compile(r"^\s*android\.(title|text)=\w*String \((.*)\)\s*$")
 _ROW = re.compile(r"^Row:\s*(\d+)\s?(.*)$")
@@ -88,19 +90,25 @@ def parse_battery(raw: str, params: Mapping[str, str]) -> Parsed:
 
 
 def _record(m: re.Match[str]) -> ForegroundOutput:
-    user, package, activity = m.groups()
+    user, package, activity, _task = m.groups()
     full = package + activity if activity.startswith(".") else activity
     return ForegroundOutput(package=package, activity=full, user=None if user is None else int(user))
 
 
 def parse_foreground(raw: str, params: Mapping[str, str]) -> Parsed:
     """``dumpsys activity activities`` → the top resumed activity: ``topResumedActivity`` (the one
-    with input focus across displays) when printed, else the first display's resumed activity
+    with input focus across displays) when printed, else the resumed activity in the root task named
+    by ``topDisplayFocusedRootTask`` (several displays each print theirs), else the first one printed
     (displays are listed top first), else the focused app."""
-    for pattern in (_TOP_RESUMED, _RESUMED, _FOCUSED_APP):
-        m = pattern.search(raw)
-        if m is not None:
-            return _record(m)
+    if m := _TOP_RESUMED.search(raw):
+        return _record(m)
+    resumed = list(_RESUMED.finditer(raw))
+    task = _FOCUSED_TASK.search(raw)
+    focused = [r for r in resumed if task is not None and r.group(4) == task.group(1)]
+    if focused or resumed:
+        return _record((focused or resumed)[0])
+    if m := _FOCUSED_APP.search(raw):
+        return _record(m)
     if _ACTIVITY_DUMP.search(raw):
         return ForegroundOutput()
     return Unreadable(reason="no resumed activity or activity manager dump")
@@ -162,11 +170,24 @@ def parse_window_focus(raw: str, params: Mapping[str, str]) -> Parsed:
                              display=display if display is not None else top)
 
 
-def _notification(m: re.Match[str]) -> PostedNotification:
-    package, user, ident, tag, key, rest = m.groups()
-    channel = _CHANNEL.match(rest)
-    return PostedNotification(package=package, id=int(ident), tag=None if tag == "null" else tag,
-                              key=key.rstrip(":"), user=int(user),
+def _notification(line: str) -> PostedNotification | None:
+    """One ``NotificationRecord(…)`` line, split by hand (no nested repeats, so any text reads in
+    linear time): the fields before ``key=`` end with ``importance=`` (8+) or ``score=`` (7); after the
+    key, HyperOS adds a field and Android 9/10 glue ``appImportanceLocked=`` to it."""
+    head = _NOTIF.search(line)
+    body = _NOTIF_BODY.search(line, head.end()) if head else None
+    if head is None or body is None:
+        return None
+    fields = line[head.end():body.start()]
+    at = fields.rfind(" key=")
+    if at < 0:
+        return None
+    tag = _TRAILING_INTS.sub("", fields[:at]).strip()
+    key = _TRAILING_FIELDS.sub("", fields[at + len(" key="):].split("appImportanceLocked=")[0]).strip()
+    package, user, ident = head.groups()
+    channel = _CHANNEL.match(line[body.end():])
+    return PostedNotification(package=package, id=int(ident), tag=None if tag == "null" else tag, key=key,
+                              user=None if user is None else int(user),
                               channel=channel.group(1) if channel else None)
 
 
@@ -176,8 +197,7 @@ def parse_notifications(raw: str, params: Mapping[str, str]) -> Parsed:
     records: dict[str, PostedNotification] = {}
     last: str | None = None
     for line in raw.splitlines():
-        if m := _NOTIF.search(line):
-            record = _notification(m)
+        if record := _notification(line):
             last = record.key if record.key not in records else None
             records.setdefault(record.key, record)
         elif last is not None and (extra := _EXTRA.match(line)):

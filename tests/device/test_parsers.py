@@ -140,6 +140,30 @@ def test_foreground_top_resumed_and_legacy() -> None:
     assert parsers.parse_foreground(none_resumed, {}) == ForegroundOutput()
 
 
+TWO_DISPLAYS = """\
+ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)
+Display #0 (activities from top to bottom):
+  Resumed activities in task display areas (from top to bottom):
+    Resumed: ActivityRecord{a1 u0 com.sec.android.app.launcher/.Launcher} t1}
+  ResumedActivity: ActivityRecord{a1 u0 com.sec.android.app.launcher/.Launcher} t1}
+Display #1 (activities from top to bottom):
+  Resumed activities in task display areas (from top to bottom):
+    Resumed: ActivityRecord{b2 u0 com.android.chrome/com.google.android.apps.chrome.Main} t40}
+  ResumedActivity: ActivityRecord{b2 u0 com.android.chrome/com.google.android.apps.chrome.Main} t40}
+
+ActivityTaskSupervisor state:
+  topDisplayFocusedRootTask=Task{c3 #40 type=standard A=10150:com.android.chrome U=0 visible=true}
+"""
+
+
+def test_foreground_of_the_focused_root_task_on_a_two_display_phone() -> None:
+    assert parsers.parse_foreground(TWO_DISPLAYS, {}).package == "com.android.chrome"
+    cover = TWO_DISPLAYS.replace("#40 type", "#1 type")
+    assert parsers.parse_foreground(cover, {}).package == "com.sec.android.app.launcher"
+    android7 = "  mFocusedActivity: ActivityRecord{5 u0 com.android.settings/.Settings t7}\n"
+    assert parsers.parse_foreground(android7, {}).package == "com.android.settings"
+
+
 FOLDABLE = """\
 WINDOW MANAGER LAST ANR (dumpsys window lastanr)
   ANR time: 2025-01-01 10:00:00
@@ -182,6 +206,10 @@ def test_notifications_with_extras() -> None:
     assert note.channel == "Upcoming alarms" and note.tag is None
     assert note.title == "Upcoming alarm" and note.text == "Fri 7:30 AM"
     assert isinstance(parsers.parse_notifications("garbage", {}), Unreadable)
+    android7 = ("  NotificationRecord(0x0a1b2c3d: pkg=com.foo user=UserHandle{10} id=1 tag=my tag score=0 "
+                "key=10|com.foo|1|my tag|1010086: Notification(pri=0 contentView=null vibrate=null))\n")
+    (old,) = parsers.parse_notifications(android7, {}).notifications
+    assert (old.tag, old.key, old.user, old.channel) == ("my tag", "10|com.foo|1|my tag|1010086", 10, None)
 
 
 def test_setting_value_null_and_unreadable() -> None:
