@@ -127,6 +127,8 @@ class SimSession:
 
     root: Path
     runs: dict[str, Path]
+    replayed: Path
+    """The passing test's run in a later session that replayed its recorded decisions."""
 
     @property
     def index(self) -> Path:
@@ -139,11 +141,13 @@ class SimSession:
     def load(cls, workdir: Path) -> SimSession:
         """The session another process built in ``workdir``."""
         root = workdir / "artifacts"
-        return cls(root=root, runs={_name(d): d for d in list_runs(root)})
+        (replayed,) = list_runs(workdir / "replayed")
+        return cls(root=root, runs={_name(d): d for d in list_runs(root)}, replayed=replayed)
 
     def copy_to(self, dest: Path) -> SimSession:
         """A copy of the artifacts under ``dest`` (run directories keep their relative places)."""
         shutil.copytree(self.root, dest / "artifacts")
+        shutil.copytree(self.replayed.parent.parent, dest / "replayed")
         return SimSession.load(dest)
 
 
@@ -151,7 +155,7 @@ def _name(run_dir: Path) -> str:
     return read_run(run_dir).header.test_id.rpartition("::")[2]
 
 
-def _pytest(project: Path, root: Path, test_file: str) -> subprocess.CompletedProcess[str]:
+def _pytest(project: Path, root: Path, test_file: str, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ARTEMIS_")}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
     argv = [
@@ -165,6 +169,8 @@ def _pytest(project: Path, root: Path, test_file: str) -> subprocess.CompletedPr
         test_file,
         "--artemis-device=sim",
         f"--artemis-artifacts={root}",
+        f"--artemis-recordings={project / 'recordings'}",
+        *extra,
     ]
     return subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True, timeout=300)
 
@@ -176,15 +182,20 @@ def build_session(workdir: Path) -> SimSession:
     (project / "conftest.py").write_text(CONFTEST)
     (project / "test_report_suite.py").write_text(TESTS)
     (project / "test_killed.py").write_text(KILLED)
-    done = _pytest(project, root, "test_report_suite.py")
+    done = _pytest(project, root, "test_report_suite.py", "--artemis-replay=record")
     assert done.returncode == 1, done.stdout[-4000:] + done.stderr[-2000:]
     killed = _pytest(project, root, "test_killed.py")
     assert killed.returncode == 9, killed.stdout[-4000:] + killed.stderr[-2000:]
     runs = {_name(d): d for d in list_runs(root)}
     assert set(runs) == set(WORDS), sorted(runs)
+    # The passing test again, its decisions replayed from the recording the first session made.
+    again = _pytest(
+        project, workdir / "replayed", "test_report_suite.py::test_alarm_passed", "--artemis-replay=auto"
+    )
+    assert again.returncode == 0, again.stdout[-4000:] + again.stderr[-2000:]
     # The killed process rendered neither its page nor an index row: render them as the plugin would
     # at the next opportunity, from the journal it left.
     render_run_report(runs["test_killed_interrupted"], root=root)
     entries = [IndexEntry.from_record(read_run(runs[name]), root) for name in WORDS]
     render_index(root, entries)
-    return SimSession(root=root, runs=runs)
+    return SimSession.load(workdir)

@@ -151,3 +151,13 @@ def test_timeline_strip_shows_each_check_attempt_from_spawn_to_the_step_that_too
     assert harvests and all(h[1:] in page.by_id for h in harvests)
     blocks = [a["href"] for a in page.all("a", "sblock")]
     assert blocks == [f"#step-{s.step}" for s in record.steps]
+
+
+def test_replayed_turns_are_marked(sim_session: SimSession) -> None:
+    steps = read_run(sim_session.replayed).steps
+    replayed = [s.step for s in steps if s.replayed]
+    assert replayed, "the second session replayed the recorded decisions"
+    page = parse(sim_session.replayed / "report.html")
+    marked = [s for s in page.all("div", "step") if s["id"] in {f"step-{n}" for n in replayed}]
+    assert len(marked) == len(replayed)
+    assert page.text.count("replayed from a recording") == len(replayed)
