@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping, Sequence
+from functools import cache
 
 from pytest_artemis.contracts import CheckItem, CheckVerdict, ProbeCheck
+from pytest_artemis.device.errors import ProbeRefused
+from pytest_artemis.device.probe_table import ProbeTable, builtin_probes
 
 from .markup import esc, tag, word_class
 from .reasons import Ground, Reason
 
 
+@cache
+def _table() -> ProbeTable:
+    return builtin_probes()
+
+
 def probe_command(probe: ProbeCheck) -> str:
-    """The probe a check runs, as its kind and parameters (the enumerated table builds the argv)."""
-    params = " ".join(f"{k}={v}" for k, v in probe.probe.params.items())
-    return f"{probe.probe.kind} {params}".strip()
+    """The command a check's probe runs on the device, as the enumerated table builds it; a probe a
+    plugin registered (not in the built-in table) is shown as its kind and parameters."""
+    try:
+        return shlex.join(_table().argv(probe.probe))
+    except ProbeRefused:
+        params = " ".join(f"{k}={v}" for k, v in probe.probe.params.items())
+        return f"{probe.probe.kind} {params}".strip()
 
 
 def probes_by_item(checks: Sequence[CheckItem]) -> dict[str, ProbeCheck]:

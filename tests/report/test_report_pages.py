@@ -15,7 +15,8 @@ from pytest_artemis.store import read_run
 
 def _banner_text(page_html: str) -> str:
     start = page_html.index('id="banner"')
-    return html.unescape(re.sub(r"<[^>]+>", " ", page_html[start : page_html.index("</ol>", start)]))
+    text = html.unescape(re.sub(r"<[^>]+>", " ", page_html[start : page_html.index("</ol>", start)]))
+    return re.sub(r"[ \t]+", " ", text)
 
 
 def test_every_run_page_shows_its_word_and_the_index_lists_every_test(sim_session: SimSession) -> None:
@@ -40,7 +41,7 @@ def test_failed_banner_lists_each_failed_assertion_with_evidence_and_its_step(
     assert "2 assertions failed: Margaret Hamilton's number is 555-0123" in banner
     assert "FAIL: The saved contact shows '555-0123'" in banner
     assert "display_name=Margaret Hamilton, data1=555-0199" in banner  # the probe's decisive row
-    assert "content uri=content://com.android.contacts/data/phones" in banner  # the probe's command
+    assert "probe content query --uri content://com.android.contacts/data/phones" in banner  # its argv
     page = parse(sim_session.report("test_contact_failed"))
     steps = {a["href"] for a in page.all("a", "to-step")}
     assert steps and all(h[1:] in page.by_id for h in steps)
