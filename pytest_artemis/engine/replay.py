@@ -232,15 +232,15 @@ class Replay:
         return self.redactor.redact(text) != text
 
     def finish(self, outcome: RunOutcome) -> str:
-        """Write the run's path (``auto``/``record``, a finished run that was not blocked) and return the
-        one-line summary of the replay."""
+        """Write the run's path (``auto``/``record``, a run that finished, whatever its verdicts: they are
+        judged again on every replay) and return the one-line summary of the replay."""
         if self.mode != "only" and self._plan_text is not None:
             self.written = self._write(outcome)
         return self.summary()
 
     def _write(self, outcome: RunOutcome) -> str:
-        if outcome.execution != "finished" or outcome.task.status == "blocked":
-            return f"not recorded: the run was {outcome.execution}, task {outcome.task.status}"
+        if outcome.execution != "finished":  # a crash or an interrupt keeps the previous path
+            return f"not recorded: the run {outcome.execution}"
         assert self._plan_text is not None
         if any(self._carries_secret(text) for text in (self.node_id, self.goal, self._plan_text)):
             return "not recorded: the goal, node id or plan carries a secret"
