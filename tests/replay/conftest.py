@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -26,6 +27,9 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
     monkeypatch.setattr(pytest_artemis.sim, "SimServer", fault_scripts.RecordingSimServer)
     fault_scripts.SERVERS.clear()
     monkeypatch.delenv("REPLAY_INJECT", raising=False)
+    # xdist workers import the project's helpers (and this checkout of the package) too
+    paths = [str(p) for p in (_TESTS / "plugin", _TESTS / "faults", Path(__file__).resolve().parent)]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([*paths, os.environ.get("PYTHONPATH", "")]))
     pytester.makeconftest(PROJECT_CONFTEST)
     pytester.makeini("[pytest]\njunit_logging = system-out\n")
     return pytester

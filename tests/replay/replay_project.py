@@ -23,17 +23,29 @@ from pytest_artemis.testing import ScriptedModel
 @pytest.fixture(autouse=True)
 def inject(artemis_device):
     """Autouse fixtures run before ``artemis``: the change is in place when the run starts."""
-    phone = sim_phone(artemis_device.serial)
     what = os.environ.get("REPLAY_INJECT", "")
     if what == "crash-after-1":
-        phone.faults.crash_dialog(CLOCK, after_inputs=1)
+        sim_phone(artemis_device.serial).faults.crash_dialog(CLOCK, after_inputs=1)
     elif what == "wifi-off":
-        phone.put_setting("global", "wifi_on", "0")
+        sim_phone(artemis_device.serial).put_setting("global", "wifi_on", "0")
 
 
 @pytest.fixture
 def artemis_model():
     return ModelSet.uniform(ScriptedModel(respond))
+'''
+
+TWO_TESTS = '''
+import pytest
+from fault_scripts import CLOCK
+from pytest_artemis import probes
+
+
+@pytest.mark.parametrize("label", ["first", "second"])
+@pytest.mark.goal("Create an alarm for 7:30 AM", app=CLOCK)
+@pytest.mark.verify("An enabled 7:30 AM alarm exists", probe=probes.alarm_set("07:30"))
+def test_alarm(artemis, label):
+    pass
 '''
 
 TESTS = '''

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from plugin_helpers import Case, run_junit
-from replay_project import TESTS
+from replay_project import TESTS, TWO_TESTS
 
 from pytest_artemis.store.reader import RunRecord, read_run
 from pytest_artemis.store.recording import Recording
@@ -105,3 +105,19 @@ def test_a_replayed_run_whose_device_state_no_longer_holds_is_not_passed(project
     failed = [v for v in record.verdicts if v.status == "failed"]
     assert [v.item_text for v in failed] == ["The status bar still shows Wi-Fi at the end"]
     assert "no Wi-Fi element" in failed[0].evidence
+
+
+@pytest.mark.slow
+def test_xdist_workers_record_and_replay_side_by_side(project):
+    project.makepyfile(test_two=TWO_TESTS)
+    argv = ("-n", "2", "--artemis-device=sim:2")
+    result, cases = run_junit(project, *argv, "--artemis-replay=auto", subprocess=True)
+    result.assert_outcomes(passed=2)
+    files = sorted(p.name for p in (project.path / ".artemis-recordings").glob("*.json"))
+    assert files == [f"test_two.py__test_alarm_{label}--{files[0].rsplit('--', 1)[1]}"
+                     for label in ("first", "second")]
+    result, cases = run_junit(project, *argv, "--artemis-replay=only", subprocess=True)
+    result.assert_outcomes(passed=2)
+    for case in cases.values():
+        record = read_run(Path(case.props["artemis.artifacts"]))
+        assert all(s.replayed for s in record.steps) and calls(record, "operator") == 0
