@@ -9,12 +9,14 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_artemis.contracts import CheckItem, CheckVerdict, RunOutcome, StepRecord, UsageError
+from pytest_artemis.predicates import validate_check
 from pytest_artemis.spec.markers import build_spec
 
 from .options import ArtemisOptions
 from .outcomes import judgements_key
 from .runner import RunResult, run_for_item
 from .settings import RunSettings
+from .state import probe_table_of
 
 if TYPE_CHECKING:
     from pytest_artemis.device.base import Device
@@ -78,6 +80,10 @@ class Artemis:
         """
         try:
             spec = build_spec(goal, checks, app=app, max_steps=max_steps, test_id=self._item.nodeid)
+            table = probe_table_of(self._item.config)
+            for item in spec.checks:
+                if item.probe is not None:
+                    validate_check(item.probe, table)
         except UsageError as exc:
             pytest.fail(f"artemis.run(): {exc}", pytrace=False)
         return self.add_run(run_for_item(self._item, spec, self.device, self._models, self._options,

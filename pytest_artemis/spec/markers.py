@@ -53,7 +53,11 @@ def check_item(
     table: ProbeTable | None = None,
     visual: bool = False,
 ) -> CheckItem:
-    """One validated user check item (what a ``verify``/``assert_`` marker declares)."""
+    """One validated user check item (what a ``verify``/``assert_`` marker declares).
+
+    The probe is validated against ``table`` (the session's probe table); with no table, against the
+    session's table when the run starts (``artemis.run``), since plugin kinds are only known there.
+    """
     label = "assert_" if kind == "assert" else kind
     text = _text(text, label)
     if when not in _WHENS:
@@ -64,9 +68,10 @@ def check_item(
         if not isinstance(probe, ProbeCheck):
             raise UsageError(f"{label}({text!r}): probe= must be a probe check from pytest_artemis.probes, "
                              f"got {type(probe).__name__}")
-        from pytest_artemis.probes import validate_check
+        if table is not None:
+            from pytest_artemis.probes import validate_check
 
-        validate_check(probe, table)
+            validate_check(probe, table)
     if not isinstance(visual, bool):
         raise UsageError(f"{label}({text!r}): visual= must be True or False, got {visual!r}")
     if visual and probe is not None:
@@ -128,6 +133,10 @@ def spec_from_marks(test_id: str, marks: Sequence[Mark], table: ProbeTable | Non
 
 
 def _spec(test_id: str, marks: Sequence[Mark], table: ProbeTable | None) -> TaskSpec | None:
+    if table is None:
+        from pytest_artemis.device.probe_table import builtin_probes
+
+        table = builtin_probes()
     goals = [m for m in marks if m.name == "goal"]
     checks = [_item(m, table) for m in marks if m.name in ("verify", "assert_")]
     if not goals:

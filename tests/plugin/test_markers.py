@@ -194,3 +194,36 @@ def test_checks_for_artemis_run_use_the_same_rules():
     assert verify("shown", when="end").when == "end"
     with pytest.raises(UsageError, match="when='soon'"):
         assert_("x", when="soon")
+
+
+def test_plugin_probe_kind_runs_from_the_test_body_on_the_device(suite):
+    suite.makeconftest(suite.path.joinpath("conftest.py").read_text() + '''
+from pytest_artemis.contracts.probe_outputs import TextOutput
+from pytest_artemis.device.probe_table import ProbeKind
+from pytest_artemis.probes import ProbeJudgement, predicate
+
+@predicate("sdk_is", reads=TextOutput, invariant=True)
+def sdk_is(out, /, *, level=None, **_):
+    return ProbeJudgement(passed=out.text == level, evidence=f"sdk {out.text}", facts=(out.text,))
+
+def pytest_artemis_probe_specs(config):
+    return [ProbeKind("sdk", ("getprop", "ro.build.version.sdk"), description="the SDK level")]
+''')
+    suite.makepyfile(test_body='''
+        from pytest_artemis.contracts import ProbeCheck, ProbeSpec
+        from pytest_artemis.spec import verify
+
+        SDK = ProbeCheck(probe=ProbeSpec(kind="sdk"), name="sdk_is", args={"level": "34"})
+
+        def test_plugin_kind(artemis):
+            result = artemis.run("Do the thing", checks=[verify("The SDK is 34", probe=SDK)])
+            assert [(v.source, v.status) for v in artemis.verdicts] == [("probe", "passed")], result.word
+
+        def test_unknown_kind(artemis):
+            artemis.run("Do the thing", checks=[verify("x", probe=ProbeCheck(probe=ProbeSpec(kind="nope"),
+                                                                             name="sdk_is"))])
+    ''')
+    result, cases = run_junit(suite, "--artemis-device=sim")
+    assert cases["test_plugin_kind"].result is None, cases["test_plugin_kind"].text
+    assert cases["test_unknown_kind"].result == "failure"
+    assert "artemis.run(): unknown probe kind 'nope'" in cases["test_unknown_kind"].message
