@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .state import RunState
 
 ReplayMode = Literal["auto", "only", "record"]
+ReplayStatus = Literal["replayed", "fell-back", "stopped", "live"]
 
 
 class ReplayMismatch(UsageError):
@@ -251,6 +252,21 @@ class Replay:
             return "recording unchanged"
         path = self.store.save(recording)
         return f"recorded {len(recording.turns)} turns to {path}"
+
+    @property
+    def status(self) -> ReplayStatus:
+        """``replayed`` (plan and every turn), ``fell-back`` (live from a mismatch on), ``stopped``
+        (``only`` met a mismatch), ``live`` (nothing to follow: no usable recording, or ``record``)."""
+        if self.diverged:
+            return "stopped" if self.mode == "only" else "fell-back"
+        if self.plan_replayed and self.live == 0:
+            return "replayed"
+        return "live"
+
+    @property
+    def stale(self) -> bool:
+        """Whether a stale recording was met (reported in the summary, never used)."""
+        return bool(self.notes) or "stale:" in self.diverged
 
     def summary(self) -> str:
         """What replay did in this run, in one line (the report, JUnit and ``-v`` show it)."""

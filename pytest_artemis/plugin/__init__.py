@@ -15,6 +15,7 @@ import pytest
 from . import fixtures, markers, outcomes, timeout
 from .junit_xml import JunitShaper
 from .options import ArtemisOptions, add_options, options_key, resolve_config
+from .replay_summary import ReplaySummary
 from .reports import Reports
 from .state import farm_key, farm_of, probe_table_of, session_settings_of
 from .summary import TerminalSummary
@@ -33,7 +34,7 @@ _PARTS = (
     (timeout, "artemis.timeout"),
 )
 _SUB_PLUGINS = (*(name for _, name in _PARTS), "artemis.reports", "artemis.junit", "artemis.summary",
-                "artemis.xdist")
+                "artemis.replay", "artemis.xdist")
 
 
 def refuse_partial_disabling(config: pytest.Config) -> None:
@@ -82,6 +83,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if workerinput is None and not config.pluginmanager.has_plugin("artemis.junit"):
         config.pluginmanager.register(JunitShaper(config), "artemis.junit")
         config.pluginmanager.register(TerminalSummary(config), "artemis.summary")
+        config.pluginmanager.register(ReplaySummary(), "artemis.replay")
     if config.pluginmanager.hasplugin("xdist") and workerinput is None:
         from .xdist import XdistHooks
 

@@ -120,8 +120,9 @@ def run_for_item(
     outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=_ocr(options),
                        replay=replay)
     replayed = redactor.redact(replay.finish(outcome)) if replay is not None else ""
-    if replayed:
-        set_properties(item, {"artemis.replay": replayed})
+    if replay is not None:
+        status = replay.status + (",stale" if replay.stale else "")
+        set_properties(item, {"artemis.replay": replayed, "artemis.replay_status": status})
         progress.note(replayed)
     verdict = judge(outcome)
     judgement = Judgement(verdict.word, redactor.redact(verdict.message), redactor.redact(verdict.reason))

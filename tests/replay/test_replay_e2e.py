@@ -50,7 +50,8 @@ def test_first_run_records_and_second_replays_without_the_operator(project):
     probe = [v for v in second.verdicts if v.source == "probe" and v.status == "passed"]
     assert probe and all(v.anchor_step in {s.step for s in second.steps} for v in probe)
     assert "0 live" in case.props["artemis.replay"] and "recording unchanged" in case.props["artemis.replay"]
-    result.stdout.fnmatch_lines(["*step 1 (act, replayed)*"])
+    assert case.props["artemis.replay_status"] == "replayed"
+    result.stdout.fnmatch_lines(["*step 1 (act, replayed)*", "*- artemis replay: 1 replayed -*"])
 
 
 def test_a_changed_screen_falls_back_to_the_model_at_exactly_that_turn(project, monkeypatch):
@@ -65,6 +66,7 @@ def test_a_changed_screen_falls_back_to_the_model_at_exactly_that_turn(project, 
     mismatch = [e.fields for e in second.events if e.kind == "replay_mismatch"]
     assert len(mismatch) == 1 and mismatch[0]["turn"] == 2 and "screen differs" in mismatch[0]["reason"]
     assert "live model from turn 2" in case.props["artemis.replay"]
+    assert case.props["artemis.replay_status"] == "fell-back"
     # The new path is recorded: the next run replays it whole.
     assert [t.decision for t in recording(project).turns] == [s.decision for s in second.steps]
     assert len(second.steps) > len(first.steps)
@@ -81,7 +83,8 @@ def test_only_mode_ends_a_mismatch_as_a_usage_error_without_any_model_call(proje
     assert "The operator model was not called" in case.message and "--artemis-replay=auto" in case.message
     assert record.model_calls == () and [s.replayed for s in record.steps] == [True]
     assert record.outcome.infra.kind == "usage" and "stopped at turn 2" in case.props["artemis.replay"]
-    result.stdout.fnmatch_lines(["*::test_alarm ERROR*"])
+    result.stdout.fnmatch_lines(["*::test_alarm ERROR*", "*- artemis replay: 1 stopped -*",
+                                 "test_replay.py::test_alarm: replay only: 1 turns replayed, 0 live*"])
 
 
 @pytest.mark.parametrize("form", ["option", "marker"])
@@ -93,6 +96,19 @@ def test_only_mode_without_a_recording_calls_no_model(project, form):
     assert "no usable recording of this test for this goal" in case.message
     assert record.model_calls == () and record.steps == ()
     assert not (project.path / ".artemis-recordings").exists()
+
+
+def test_a_recording_under_an_edited_goal_is_reported_stale_and_not_used(project):
+    project.makepyfile(test_replay=TESTS)
+    run(project, "auto")
+    old = recording(project)
+    project.makepyfile(test_replay=TESTS.replace("7:30 AM\", app", "7:30 AM, please\", app"))
+    result, case, record = run(project, "auto")
+    assert case.props["artemis.replay_status"] == "live,stale"
+    assert not any(s.replayed for s in record.steps) and calls(record, "operator") == len(record.steps)
+    assert f"records this test under another goal ({old.goal!r}); it is not used" in case.props["artemis.replay"]
+    result.stdout.fnmatch_lines(["*- artemis replay: 1 live, 1 with stale recordings -*"])
+    assert len(list((project.path / ".artemis-recordings").glob("*.json"))) == 2  # reported, not deleted
 
 
 def test_a_replayed_run_whose_device_state_no_longer_holds_is_not_passed(project, monkeypatch):
