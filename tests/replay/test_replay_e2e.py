@@ -106,7 +106,8 @@ def test_a_recording_under_an_edited_goal_is_reported_stale_and_not_used(project
     result, case, record = run(project, "auto")
     assert case.props["artemis.replay_status"] == "live,stale"
     assert not any(s.replayed for s in record.steps) and calls(record, "operator") == len(record.steps)
-    assert f"records this test under another goal ({old.goal!r}); it is not used" in case.props["artemis.replay"]
+    stale = f"records this test under another goal ({old.goal!r}); it is not used"
+    assert stale in case.props["artemis.replay"]
     result.stdout.fnmatch_lines(["*- artemis replay: 1 live, 1 with stale recordings -*"])
     assert len(list((project.path / ".artemis-recordings").glob("*.json"))) == 2  # reported, not deleted
 
