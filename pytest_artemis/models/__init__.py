@@ -4,11 +4,17 @@ Importing this package never imports litellm (it is loaded on the first real cal
 """
 
 from .base import ChatMessage, ImagePart, Model, ModelReply, ModelSet, RequestContext
-from .calls import CallFacts, CallLog
+from .calls import CallFacts, CallLog, call_deadline
 from .errors import (
+    ModelBadRequest,
+    ModelConnectionRefused,
     ModelContextExceeded,
+    ModelCredentialsError,
+    ModelNotFound,
     ModelOutputInvalid,
+    ModelRateLimited,
     ModelRequestsBlocked,
+    ModelTimeout,
     ModelUnavailable,
     ScriptExhausted,
 )
@@ -22,10 +28,16 @@ __all__ = [
     "ImagePart",
     "LiteLLMModel",
     "Model",
+    "ModelBadRequest",
+    "ModelConnectionRefused",
     "ModelContextExceeded",
+    "ModelCredentialsError",
+    "ModelNotFound",
     "ModelOutputInvalid",
     "ModelReply",
+    "ModelRateLimited",
     "ModelRequestsBlocked",
+    "ModelTimeout",
     "ModelSet",
     "ModelUnavailable",
     "RequestContext",
@@ -34,5 +46,6 @@ __all__ = [
     "ScriptedReply",
     "ScriptedRequest",
     "block_model_requests",
+    "call_deadline",
     "model_requests_allowed",
 ]

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass
 
 from pytest_artemis.contracts import CallStatus, ModelCallRecord, Role, Usage
@@ -72,3 +75,25 @@ class CallLog:
         for record in self.records:
             usage = usage.add(record)
         return usage
+
+
+_run_deadline: ContextVar[float | None] = ContextVar("artemis_run_deadline", default=None)
+
+
+@contextmanager
+def call_deadline(epoch: float | None) -> Iterator[None]:
+    """Within this block no model call runs past ``epoch`` (``time.time()`` seconds; None: no bound).
+
+    The plugin sets it to the run's time budget, so a call in flight ends when the budget does.
+    """
+    token = _run_deadline.set(epoch)
+    try:
+        yield
+    finally:
+        _run_deadline.reset(token)
+
+
+def seconds_left() -> float | None:
+    """Seconds until the enclosing ``call_deadline`` (None outside one)."""
+    deadline = _run_deadline.get()
+    return None if deadline is None else deadline - time.time()

@@ -21,6 +21,12 @@ class ModelUnavailable(InfrastructureError):
     """
 
     infra_kind = "model"
+    label = "unavailable"
+    """What a user calls this failure: credentials, unknown model, rate limit, timeout, …"""
+    configuration = False
+    """A configuration error: retrying or calling again in this session cannot help."""
+    fix = "the provider is down or overloaded; check its status page"
+    """What to do about it, for the message."""
 
     def __init__(self, message: str, *, status: CallStatus = "unavailable", http_status: int | None = None):
         super().__init__(message)
@@ -57,3 +63,48 @@ class ModelRequestsBlocked(UsageError):
 
 class ScriptExhausted(UsageError):
     """A ``ScriptedModel.from_replies`` script has no reply left for the requested role."""
+
+
+class ModelCredentialsError(ModelUnavailable):
+    """The provider refused the credentials, or none were given (never retried)."""
+
+    label = "credentials"
+    configuration = True
+    fix = "set the provider's API key (e.g. OPENAI_API_KEY, or --artemis-api-key / ARTEMIS_API_KEY)"
+
+
+class ModelNotFound(ModelUnavailable):
+    """The provider does not know the model name, or litellm does not know its provider (never retried)."""
+
+    label = "unknown model"
+    configuration = True
+    fix = "check --artemis-model: litellm names look like PROVIDER/MODEL, e.g. openai/gpt-4o"
+
+
+class ModelBadRequest(ModelUnavailable):
+    """The provider rejected the request as malformed (HTTP 4xx; never retried)."""
+
+    label = "bad request"
+    configuration = True
+    fix = "check the model settings (--artemis-model, --artemis-api-base) against what the provider serves"
+
+
+class ModelRateLimited(ModelUnavailable):
+    """The provider is rate limiting or out of quota (HTTP 429; retried within the call budget)."""
+
+    label = "rate limit"
+    fix = "wait, lower the parallelism (-n), or raise the provider quota"
+
+
+class ModelTimeout(ModelUnavailable):
+    """The provider did not answer in time (retried within the call budget)."""
+
+    label = "timeout"
+    fix = "the provider is hanging or slow; check its status, or raise --artemis-time-budget"
+
+
+class ModelConnectionRefused(ModelUnavailable):
+    """No connection to the provider could be made (retried within the call budget)."""
+
+    label = "connection refused"
+    fix = "is the server at --artemis-api-base running and reachable?"

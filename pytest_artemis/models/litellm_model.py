@@ -10,6 +10,7 @@ import json
 import os
 import threading
 import time
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,8 +22,8 @@ from pydantic import BaseModel
 from pytest_artemis.contracts import Role
 
 from .base import ChatMessage, ModelReply, RequestContext
-from .calls import CallFacts, CallLog
-from .errors import ModelRequestsBlocked, ModelUnavailable
+from .calls import CallFacts, CallLog, seconds_left
+from .errors import ModelRequestsBlocked, ModelTimeout
 from .flow import ask_until_valid, logged_call
 from .parsing import RawOutput
 from .provider_errors import map_provider_error, retry_delay
@@ -67,7 +68,9 @@ class LiteLLMModel:
 
     Structured output is requested as a JSON schema and validated by us from the message content.
     Transient failures (408/409/429/5xx, timeouts, connection errors) are retried up to ``max_retries``
-    times with backoff (honouring ``retry-after``), all within ``budget_s`` seconds per call; invalid output
+    times with backoff (honouring ``retry-after``), all within ``budget_s`` seconds per call and within the
+    run's time budget (``call_deadline``), so a hanging provider is given up on within a minute;
+    credentials and bad-request errors are never retried; invalid output
     is re-asked up to ``reasks`` times. Cost comes from litellm's price map or from the given per-token
     prices (both needed); when neither knows the price the cost is ``None``, never a made-up zero.
     """
@@ -79,8 +82,8 @@ class LiteLLMModel:
         api_base: str | None = None,
         api_key: str | None = None,
         max_retries: int = 2,
-        timeout_s: float = 60,
-        budget_s: float = 180,
+        timeout_s: float = 40,
+        budget_s: float = 55,
         stream: bool = False,
         reasks: int = 1,
         input_cost_per_token: float | None = None,
@@ -119,7 +122,8 @@ class LiteLLMModel:
             )
         litellm = _litellm()
         facts = CallFacts(role=role, model=self.name, stream=self.stream, cost_usd=0.0)
-        deadline = time.monotonic() + self.budget_s
+        left = seconds_left()
+        deadline = time.monotonic() + (self.budget_s if left is None else max(0.0, min(self.budget_s, left)))
 
         async def attempt(history: Sequence[ChatMessage], reask: int) -> RawOutput:
             return await self._with_retries(litellm, history, schema, facts, deadline)
@@ -143,20 +147,15 @@ class LiteLLMModel:
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise ModelUnavailable(
-                    f"{facts.role} model {self.name!r}: call budget exhausted", status="timeout"
-                )
+                raise self._timed_out(facts)
             try:
                 async with asyncio.timeout(remaining):
                     raw, spent = await self._exchange(litellm, kwargs, min(self.timeout_s, remaining))
             except TimeoutError:
-                raise ModelUnavailable(
-                    f"{facts.role} model {self.name!r}: call budget of {self.budget_s}s exhausted "
-                    f"after {facts.retries} retries",
-                    status="timeout",
-                ) from None
+                raise self._timed_out(facts) from None
             except openai.APIError as error:
-                failure = map_provider_error(error, model=self.name, role=facts.role, retries=facts.retries)
+                failure = map_provider_error(error, model=self.name, role=facts.role, retries=facts.retries,
+                                             secrets=(self._api_key,) if self._api_key else ())
                 delay = retry_delay(error, facts.retries)
                 if delay is None or facts.retries >= self.max_retries or delay >= deadline - time.monotonic():
                     raise failure from None  # the provider's text may echo request content: not chained
@@ -166,6 +165,16 @@ class LiteLLMModel:
             _add_spent(facts, spent)
             facts.http_status = 200
             return raw
+
+    def _timed_out(self, facts: CallFacts) -> ModelTimeout:
+        left = seconds_left()
+        bound = "the run's time budget" if left is not None and left < self.budget_s else \
+            f"the call budget of {self.budget_s:g}s"
+        return ModelTimeout(
+            f"{facts.role} model {self.name!r}: timeout (no answer within {bound}, after {facts.retries} "
+            f"retries) — {ModelTimeout.fix}",
+            status="timeout",
+        )
 
     def _request(self, history: Sequence[ChatMessage], schema: type[BaseModel]) -> dict[str, object]:
         kwargs: dict[str, object] = {
@@ -299,7 +308,13 @@ def _wire(message: ChatMessage) -> dict[str, object]:
 
 
 def _litellm() -> ModuleType:
+    # No network call the user did not ask for: prices come from the installed package's own table
+    # unless LITELLM_LOCAL_MODEL_COST_MAP is set otherwise.
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 
     litellm.suppress_debug_info = True  # no "Give Feedback" banners in test output
+    # litellm's own deprecation noise is not the user's to act on (added per call: pytest resets the
+    # warning filters for every test).
+    warnings.filterwarnings("ignore", module=r"litellm(\.|$)")
     return litellm

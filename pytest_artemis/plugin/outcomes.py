@@ -259,12 +259,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                            deferred_key in item.stash)
         if word is not None:
             set_report_word(item, report, word)
-        if ours and judgement is not None and judgement.reason:
-            reason = judgement.reason
-            if judgement.word == "UNCHECKED" and report.failed:  # strict or --runxfail: say which
-                reason = f"{str(call.excinfo.value).split(':', 1)[0]}: {reason}"  # type: ignore[union-attr]
-            _lead_with_reason(report, reason)
+        if ours:
+            _lead_with_reason(report, _reason(judgement, report, str(call.excinfo.value)))  # type: ignore[union-attr]
     return report
+
+
+def _reason(judgement: Judgement | None, report: pytest.TestReport, raised: str) -> str:
+    """The one-line reason of a report the plugin raised."""
+    if judgement is None or not judgement.reason:  # raised before any run (e.g. the provider breaker)
+        return raised.splitlines()[0].removeprefix("ERROR: ") if raised else ""
+    if judgement.word == "UNCHECKED" and report.failed:  # strict or --runxfail: say which
+        return f"{raised.split(':', 1)[0]}: {judgement.reason}"
+    return judgement.reason
 
 
 def _lead_with_reason(report: pytest.TestReport, reason: str) -> None:

@@ -13,9 +13,10 @@ import pytest
 
 from pytest_artemis.contracts import CheckVerdict, RunOutcome, StepRecord, TaskSpec
 
+from .breaker import ProviderBreaker, breaker_key
 from .junit import add_section, outcome_properties, section_text, set_properties
 from .options import ArtemisOptions
-from .outcomes import Judgement, judge
+from .outcomes import ArtemisOutcome, Judgement, judge
 from .progress import Progress
 from .settings import RunSettings
 from .timeout import run_deadline
@@ -104,8 +105,14 @@ def run_for_item(
     whatever the caller raises next.
     """
     from pytest_artemis.engine import run_task
+    from pytest_artemis.models import call_deadline
     from pytest_artemis.store import Redactor, RunJournal
 
+    breaker = item.config.stash.setdefault(breaker_key, ProviderBreaker())
+    refusal = breaker.refusal()
+    if refusal is not None:
+        set_properties(item, {"artemis.infra": "model/ProviderNotCalled"})
+        raise ArtemisOutcome(refusal, pytrace=False)
     config = settings.run_config(run_deadline(item, settings.time_budget))
     redactor = Redactor.from_environment()
     redactor.add(options.api_key)
@@ -117,8 +124,10 @@ def run_for_item(
     item.config.hook.pytest_artemis_run_start(item=item, spec=spec, device=device, artifacts=journal.dir)
     observer = PluginObserver(item, progress)
     replay = _replay(settings, options, item.nodeid, spec.goal, redactor)
-    outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=_ocr(options),
-                       replay=replay)
+    with call_deadline(config.deadline):  # a model call in flight ends with the run's time budget
+        outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=_ocr(options),
+                           replay=replay)
+    breaker.note(item.nodeid, outcome)
     replayed = redactor.redact(replay.finish(outcome)) if replay is not None else ""
     if replay is not None:
         status = replay.status + (",stale" if replay.stale else "")

@@ -60,7 +60,8 @@ def test_a_provider_that_is_down_is_an_infrastructure_error_not_blocked(pytester
     matrix = run_matrix(pytester, *model_args(api_base))
     case = matrix.expect("test_open_settings", "ERROR")
     assert "BLOCKED" not in case.message
-    assert "ERROR: infrastructure failure (model) ModelUnavailable" in case.message
+    kind = "ModelConnectionRefused" if down == "connection refused" else "ModelUnavailable"
+    assert f"ERROR: infrastructure failure (model) {kind}" in case.message
     record = matrix.journal("test_open_settings")
     assert record.execution == "crashed" and record.terminal is not None  # closed, with the reason
     assert record.outcome.infra.kind == "model" and record.steps == ()

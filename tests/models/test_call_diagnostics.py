@@ -39,7 +39,9 @@ def scenarios():
     ]
 
 
-def test_no_sentinel_reaches_records_files_exceptions_or_reprs(server, tmp_path):
+def test_no_sentinel_reaches_records_files_or_reprs_and_no_key_reaches_exceptions(server, tmp_path):
+    """Records, files and reprs carry enums and counts only. A failure's message keeps the provider's own
+    words (what a user needs: "Incorrect API key provided"), with the key redacted."""
     journal = tmp_path / "model_calls.jsonl"
 
     def sink(record):
@@ -50,6 +52,7 @@ def test_no_sentinel_reaches_records_files_exceptions_or_reprs(server, tmp_path)
     image = ImagePart(SECRET_PROMPT.encode() * 10)
     messages = (ChatMessage(role="user", text=f"secret {SECRET_PROMPT}", images=(image,)),)
     texts: list[str] = []
+    failures: list[str] = []
     for _, stream, reply in scenarios():
         server.script(reply)
         model = LiteLLMModel(
@@ -59,7 +62,7 @@ def test_no_sentinel_reaches_records_files_exceptions_or_reprs(server, tmp_path)
         try:
             result = asyncio.run(model.complete("operator", messages, Decision, calls=calls))
         except (ModelUnavailable, ModelContextExceeded, ModelOutputInvalid) as failure:
-            texts.append("".join(traceback.format_exception(failure)))
+            failures.append("".join(traceback.format_exception(failure)))
         else:
             assert isinstance(result, ModelReply)
     texts.append(journal.read_text())
@@ -79,6 +82,10 @@ def test_no_sentinel_reaches_records_files_exceptions_or_reprs(server, tmp_path)
     for text in texts:
         assert SECRET_PROMPT not in text
         assert SECRET_KEY not in text
+    assert len(failures) == 5
+    for text in failures:
+        assert SECRET_KEY not in text
+    assert "credentials (HTTP 401): Incorrect API key provided: [REDACTED]" in failures[2]
 
 
 def test_scripted_failures_carry_no_output_text():

@@ -1,0 +1,135 @@
+"""Model-provider mistakes end to end against the local OpenAI-compatible server: one clear message in the
+provider's own words, no retry of configuration errors, the session stops calling, a hang is bounded."""
+
+from __future__ import annotations
+
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from plugin_helpers import assert_words, run_junit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
+from fake_openai_server import FakeOpenAI, Reply, error  # noqa: E402
+
+TWO_GOALS = '''
+import pytest
+
+
+@pytest.mark.goal("Open the settings")
+@pytest.mark.verify("The settings screen is shown")
+def test_first(artemis):
+    pass
+
+
+@pytest.mark.goal("Open the clock")
+@pytest.mark.verify("The clock screen is shown")
+def test_second(artemis):
+    pass
+'''
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _litellm_imported_once():
+    """Imported by the test process, so in-process runs share it: it is neither re-imported per run (its
+    import time would be spent from the 2 s budget) nor dropped from ``sys.modules`` between runs."""
+    pytest.importorskip("litellm")
+
+
+@pytest.fixture
+def server():
+    with FakeOpenAI() as running:
+        yield running
+
+
+@pytest.fixture
+def project(pytester, monkeypatch):
+    for name in ("OPENAI_API_KEY", "ARTEMIS_API_KEY", "ARTEMIS_MODEL", "CI"):
+        monkeypatch.delenv(name, raising=False)
+    pytester.makepyfile(test_goals=TWO_GOALS)
+    return pytester
+
+
+def _run(project, server, *args):
+    return run_junit(project, "--artemis-device=sim", "--artemis-model=openai/test-model",
+                     f"--artemis-api-base={server.api_base}", *args)
+
+
+def test_a_missing_api_key_is_a_credentials_error_in_the_providers_words_and_stops_the_session(
+        project, server):
+    result, cases = _run(project, server)
+    assert_words(result, errors=2)
+    first, second = cases["test_first"], cases["test_second"]
+    assert "ModelCredentialsError" in first.message and "credentials" in first.message
+    assert "OPENAI_API_KEY" in first.message  # the provider's own words, not "HTTP 500"
+    assert "set the provider's API key" in first.message and "HTTP 500" not in first.message
+    assert second.props["artemis.execution"] == "not-started"
+    assert "ProviderNotCalled" in second.message and "test_goals.py::test_first" in second.message
+    assert server.requests == []  # nothing reached the server, nothing was retried
+    types = {tc.get("name"): tc.find("error").get("type")
+             for tc in ET.parse(project.path / "junit.xml").getroot().iter("testcase")}
+    assert types == {"test_first": "artemis.infra.model.ModelCredentialsError",
+                     "test_second": "artemis.infra.model.ProviderNotCalled"}
+
+
+def test_a_mistyped_model_is_an_unknown_model_error_asked_once(project, server):
+    server.script(error(404, "The model `test-model` does not exist or you do not have access to it.",
+                        code="model_not_found"))
+    result, cases = _run(project, server, "--artemis-api-key=sk-test-0123456789")
+    assert_words(result, errors=2)
+    first = cases["test_first"]
+    assert "ModelNotFound" in first.message and "unknown model (HTTP 404)" in first.message
+    assert "The model `test-model` does not exist" in first.message
+    assert "check --artemis-model" in first.message
+    assert "ProviderNotCalled" in cases["test_second"].message
+    assert len(server.requests) == 1  # one request for the whole session: no retry, no second test
+    assert "sk-test-0123456789" not in result.stdout.str() + (project.path / "junit.xml").read_text()
+
+
+def test_a_provider_down_three_runs_in_a_row_stops_the_session(project, server):
+    project.makepyfile(test_more='''
+        import pytest
+
+        @pytest.mark.parametrize("n", range(4))
+        @pytest.mark.goal("Open the settings")
+        def test_down(artemis, n):
+            pass
+    ''')
+    server.script(error(503, "upstream overloaded"))
+    result, cases = _run(project, server, "--artemis-api-key=sk-test-0123456789", "test_more.py")
+    assert_words(result, errors=4)
+    assert len(server.requests) == 3 * 3  # three runs, each tried three times; the fourth never called
+    assert "3 runs in a row failed on the provider" in cases["test_down[3]"].message
+
+
+def test_a_hanging_provider_is_given_up_on_within_the_run_budget(project, server):
+    server.script(Reply(content="{}", delay_s=30))
+    result, cases = _run(project, server, "--artemis-api-key=sk-test-0123456789",
+                         "--artemis-time-budget=2", "-k", "first")
+    assert_words(result, errors=1, deselected=1)
+    case = cases["test_first"]
+    assert "ModelTimeout" in case.message and "the run's time budget" in case.message
+    duration = float(next(ET.parse(project.path / "junit.xml").getroot().iter("testcase")).get("time"))
+    assert duration < 15  # bounded by the 2 s budget (plus the setup), not by the 30 s hang
+
+
+def test_the_default_call_limits_give_up_within_a_minute():
+    from pytest_artemis.models import LiteLLMModel
+
+    model = LiteLLMModel("openai/any")
+    assert model.timeout_s <= model.budget_s <= 60
+
+
+@pytest.mark.slow
+def test_a_real_model_session_fetches_no_price_list_and_prints_no_third_party_warnings(project, server,
+                                                                                        monkeypatch):
+    monkeypatch.delenv("LITELLM_OFFLINE_MODE", raising=False)
+    monkeypatch.delenv("LITELLM_LOCAL_MODEL_COST_MAP", raising=False)
+    server.script(error(404, "The model `test-model` does not exist", code="model_not_found"))
+    result = project.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--artemis-device=sim", "--artemis-model=openai/test-model",
+        f"--artemis-api-base={server.api_base}", "--artemis-api-key=sk-test-0123456789")
+    output = result.stdout.str() + result.stderr.str()
+    assert "ModelNotFound" in output
+    assert "cost map" not in output and "LiteLLM:WARNING" not in output and "warnings summary" not in output
