@@ -15,6 +15,7 @@ from .reasons import verdict_step
 
 _SHA = re.compile(r"[0-9a-f]{64}")
 _BLOB = re.compile(r"[0-9a-f]{64}\.[A-Za-z0-9]{1,16}")
+_EAGER_ROWS = 4  # the rows a reader sees first load at once; later ones as they are scrolled to
 _BAD_FLAGS = {"planner_rejected", "actions_refused", "guard_restored", "model_failed", "no_effect"}
 
 
@@ -37,14 +38,18 @@ def screen_src(ref: str | None) -> str | None:
     return f"screens/{name}.png" if _SHA.fullmatch(name) else None
 
 
-def figure(run_dir: Path, ref: str | None, caption: str, drawing: Drawing) -> str:
-    """A screenshot with its overlay (click to enlarge), or a placeholder saying why there is none."""
+def figure(run_dir: Path, ref: str | None, caption: str, drawing: Drawing, *, lazy: bool = False) -> str:
+    """A screenshot with its overlay (click to enlarge), or a placeholder saying why there is none.
+
+    ``lazy`` leaves loading the image to the browser until it is scrolled near (long runs open fast).
+    """
     src = screen_src(ref)
     size = png_size(run_dir / src) if src else None
     if src is None or size is None:
         why = "no screenshot" if not ref else "screenshot missing"
         return tag("figure", tag("div", esc(why), class_="noshot") + tag("figcaption", esc(caption)))
-    img = f'<img src="{esc(src)}" alt="{esc(caption)} screenshot" decoding="async">'
+    loading = ' loading="lazy"' if lazy else ""
+    img = f'<img src="{esc(src)}" alt="{esc(caption)} screenshot"{loading}>'
     overlay = step_overlay(drawing.results, drawing.cited, size) if drawing.results or drawing.cited else ""
     shot = tag(
         "div", img + overlay, class_="shot", tabindex="0", title="click to enlarge", data_caption=caption
@@ -153,6 +158,8 @@ def step_row(
     plans: Mapping[int, str],
     verdicts: Sequence[CheckVerdict],
     previous: int | None,
+    *,
+    lazy: bool = False,
 ) -> str:
     """One timeline row (``#step-N``): the actions drawn on the pre screenshot, evidence on the post."""
     turn = f"<small>{esc(step.turn.replace('_', ' '))}</small>" if step.turn != "act" else ""
@@ -163,9 +170,14 @@ def step_row(
         step.pre_screen,
         f"step {step.step} before",
         Drawing(results=step.results, cited=cited_on(step, "pre", verdicts)),
+        lazy=lazy,
     )
     after = figure(
-        run_dir, step.post_screen, f"step {step.step} after", Drawing(cited=cited_on(step, "post", verdicts))
+        run_dir,
+        step.post_screen,
+        f"step {step.step} after",
+        Drawing(cited=cited_on(step, "post", verdicts)),
+        lazy=lazy,
     )
     return tag(
         "div",
@@ -185,7 +197,8 @@ def timeline(
     """All step rows in journal order (``data-steps`` carries the count for tools and tests)."""
     rows, previous = [], None
     for step in steps:
-        rows.append(step_row(run_dir, step, plans, verdicts, previous))
+        lazy = len(rows) >= _EAGER_ROWS
+        rows.append(step_row(run_dir, step, plans, verdicts, previous, lazy=lazy))
         previous = step.plan_version
     body = "".join(rows) if rows else '<p class="muted">No steps were recorded.</p>'
     return tag("div", body, class_="timeline", data_steps=str(len(steps)))
