@@ -135,7 +135,7 @@ def main() -> int:
                 wall, cpu, summaries[label] = session(projects["plain"], *extra)
                 walls[label].append(wall)
                 cpus[label].append(cpu)
-        header = describe(projects["plain"])
+        header = describe()
     plugin, extra = (statistics.median(i[k] for i in imports) for k in range(2))
     print(f"{os.cpu_count()} CPU cores, {args.repeats} interleaved repeats, medians")
     print(header)

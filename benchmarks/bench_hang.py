@@ -104,7 +104,7 @@ def main() -> int:
         (root / "pytest.ini").write_text("[pytest]\n")
         (root / "test_hang.py").write_text("import pytest\n" + "".join(TEST.format(n=n)
                                                                       for n in range(args.tests)))
-        header = describe(root)
+        header = describe()
         first, wall, reported, capped, last = run_session(root, port, args.cap)
     print(f"{args.tests} goal-marked tests, a provider that never answers, default settings, "
           "--artemis-device=sim")

@@ -126,7 +126,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="artemis-bench-xdist-") as tmp:
         root = Path(tmp)
         make_project(root, args.tests)
-        header = describe(root / "bench")
+        header = describe()
         for n in range(args.runs):
             for workers in WORKERS:
                 rows[workers].append(run_pytest(root / "bench", workers, args, n))

@@ -6,7 +6,7 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
+import tempfile
 
 #: pytest11 entry points installed by this project's dev extra only (a user's environment lacks them);
 #: hypothesis alone costs about 0.6 s per session start.
@@ -24,15 +24,17 @@ def env() -> dict[str, str]:
     return {**os.environ, "ADBUTILS_ADB_PATH": "/bin/true", "LITELLM_OFFLINE_MODE": "true"}
 
 
-def loaded_plugins(cwd: Path) -> str:
-    """The ``plugins:`` line pytest prints for these arguments (what the measured sessions load)."""
-    proc = subprocess.run(pytest_argv("--collect-only", "-p", "no:artemis"), cwd=cwd, env=env(),
-                          capture_output=True, text=True, timeout=120)
+def loaded_plugins() -> str:
+    """The ``plugins:`` line pytest prints with these arguments (what the measured sessions load), from a
+    session in an empty directory."""
+    with tempfile.TemporaryDirectory(prefix="artemis-bench-plugins-") as empty:
+        proc = subprocess.run(pytest_argv("--collect-only"), cwd=empty, env=env(), capture_output=True,
+                              text=True, timeout=120)
     found = re.search(r"^plugins: (.*)$", proc.stdout, re.MULTILINE)
-    return found.group(1) if found else "(none besides pytest's own)"
+    return found.group(1) if found else f"(no plugins line: {proc.stdout[-300:]!r})"
 
 
-def describe(cwd: Path) -> str:
+def describe() -> str:
     """One line for a benchmark's header: interpreter, pytest's loaded plugins, what was turned off."""
-    return (f"python {sys.version.split()[0]}; third-party pytest plugins loaded: {loaded_plugins(cwd)}, "
-            f"artemis; turned off: {', '.join(DEV_ONLY)} (dev-only)")
+    return (f"python {sys.version.split()[0]}; pytest plugins loaded: {loaded_plugins()}; "
+            f"turned off: {', '.join(DEV_ONLY)} (dev-only)")
