@@ -106,8 +106,11 @@ def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | py
                   "`artemis` fixture that runs it (add an `artemis` argument)"
         return InvalidMarkers.from_parent(collector, name=item.name, message=message)
     item.stash[spec_key] = spec
+    marks = settings_marks(item)
+    if not marks:
+        return item  # no per-test settings: the session's, already valid, stand
     try:
-        item_settings(session_settings_of(item.config), settings_marks(item))
+        item_settings(session_settings_of(item.config), marks)
     except UsageError as exc:
         return InvalidMarkers.from_parent(collector, name=item.name, message=f"artemis marker error: "
                                           f"{item.nodeid}: {exc}")

@@ -55,6 +55,8 @@ def index_entry(root: Path, nodeid: str, props: dict[str, str]) -> IndexEntry:
 
 def _render_orphan(root: Path, props: dict[str, str]) -> None:
     """Render the page of a run whose process died before it could (its journal reads as interrupted)."""
+    from pytest_artemis.report import render_run_report
+
     run_dir = Path(props.get("artemis.artifacts") or root)
     if props.get("artemis.execution") == "interrupted" and (run_dir / "run.jsonl").is_file():
         render_run_report(run_dir, outcome_word=props["artemis.outcome"], root=root)
