@@ -93,7 +93,7 @@ def banner(
     grounds = "".join(
         _ground(g, verdicts, steps, probes)
         for g in why.grounds
-        if g.text != why.headline or g.detail or g.step is not None
+        if g.text not in why.headline or g.detail or g.step is not None
     )
     head = tag(
         "div",
