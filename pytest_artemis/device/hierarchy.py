@@ -22,6 +22,14 @@ _FLAGS = {
 }
 
 
+_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]|&#(?:x0*[0-8bcef]|x0*1[0-9a-f]|0*(?:[0-8]|1[1249]|"
+                        r"1[5-9]|2[0-9]|3[01]));", re.IGNORECASE)
+
+
+def _without_forbidden_chars(xml: str) -> str:
+    return _FORBIDDEN.sub("\ufffd", xml)
+
+
 class HierarchyParseError(ValueError):
     """The text is not a uiautomator hierarchy."""
 
@@ -54,15 +62,22 @@ def _element(node: ET.Element, index: int) -> UIElement:
 def parse_hierarchy(xml: str) -> tuple[UIElement, ...]:
     """Every ``<node>`` in document (pre-)order, indexed from 0 in that order.
 
-    The order is the drawing order, so indexes are stable for a given dump.
+    The order is the drawing order, so indexes are stable for a given dump. Text around the document
+    (``uiautomator dump /dev/tty`` appends ``UI hierchary dumped to: …``) is ignored, and control
+    characters some apps put in their texts (raw or as ``&#N;``, which XML forbids) read as U+FFFD.
     """
     start = xml.find("<")
     if start < 0:
         raise HierarchyParseError("no XML in uiautomator output")
+    end = xml.rfind("</hierarchy>")
+    document = xml[start:end + len("</hierarchy>")] if end > start else xml[start:].strip()
     try:
-        root = ET.fromstring(xml[start:].strip())
-    except ET.ParseError as exc:
-        raise HierarchyParseError(f"malformed hierarchy XML: {exc}") from exc
+        root = ET.fromstring(document)
+    except ET.ParseError:
+        try:
+            root = ET.fromstring(_without_forbidden_chars(document))
+        except ET.ParseError as exc:
+            raise HierarchyParseError(f"malformed hierarchy XML: {exc}") from exc
     if root.tag != "hierarchy":
         raise HierarchyParseError(f"root element is <{root.tag}>, not <hierarchy>")
     return tuple(_element(node, i) for i, node in enumerate(root.iter("node")))

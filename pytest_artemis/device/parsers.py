@@ -61,7 +61,7 @@ _BATTERY_KEYS = {
     "level": "level", "scale": "scale", "voltage": "voltage", "temperature": "temperature",
     "technology": "technology",
 }
-_BATTERY_LINE = re.compile(r"^\s+([A-Za-z][A-Za-z ]*?):\s*(.*?)\s*$")
+_BATTERY_LINE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?):\s*(.*?)\s*$")
 _ONE_LINE_ERRORS = ("Error", "Exception", "cmd: Failure", "/system/bin/sh:", "Permission Denial", "java.")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pytest_artemis.contracts.probe_outputs import (
     AlarmClock,
     ContentOutput,
@@ -13,6 +15,7 @@ from pytest_artemis.contracts.probe_outputs import (
     WindowFocusOutput,
 )
 from pytest_artemis.device import parsers
+from pytest_artemis.device.hierarchy import HierarchyParseError, parse_hierarchy
 
 ALARM_DUMP = """\
 Current Alarm Manager state:
@@ -127,6 +130,8 @@ def test_battery_typed_fields() -> None:
     assert parsed.ac_powered is True and parsed.usb_powered is False
     assert parsed.level == 85 and parsed.percent == 85 and parsed.technology == "Li-ion"
     assert isinstance(parsers.parse_battery("Can't find service: battery\n", {}), Unreadable)
+    grepped = parsers.parse_battery("level: 42\nscale:100\n", {})  # `| grep` output, indentation lost
+    assert (grepped.level, grepped.percent) == (42, 42)
 
 
 def test_foreground_top_resumed_and_legacy() -> None:
@@ -242,3 +247,13 @@ def test_packages_and_prop() -> None:
     assert parsers.parse_prop("34\n", {"key": "ro.build.version.sdk"}) == PropOutput(
         key="ro.build.version.sdk", value="34")
     assert isinstance(parsers.parse_packages("Error: no such command\n", {}), Unreadable)
+
+
+def test_hierarchy_ignores_the_tty_trailer_and_reads_forbidden_characters() -> None:
+    xml = ('<?xml version="1.0" encoding="UTF-8"?><hierarchy rotation="0"><node index="0" '
+           'text="a&#1;b\x02c&#x1f;d&#10;e" bounds="[0,0][10,20]"/></hierarchy>'
+           'UI hierchary dumped to: /dev/tty\n')
+    (node,) = parse_hierarchy(xml)
+    assert node.text == "a\ufffdb\ufffdc\ufffdd\ne" and node.bounds.bottom == 20
+    with pytest.raises(HierarchyParseError):
+        parse_hierarchy("ERROR: could not get idle state.\n")
