@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from pytest_artemis.contracts import CheckItem, CheckVerdict, ProbeSpec, ScreenView
+from pytest_artemis.contracts import CheckItem, CheckVerdict, EvidenceScreen, ProbeSpec, ScreenView, UIElement
 from pytest_artemis.device.probe_table import ProbeTable
 from pytest_artemis.models import CallLog, ChatMessage, ImagePart, Model, RequestContext
 
 from .prompts import checker_system, join
-from .schemas import CheckReport, ModelVerdict, ToolName, ToolRequest
+from .schemas import CheckReport, CitationClaim, ModelVerdict, ToolName, ToolRequest
 
 Entry = Literal["checkpoint", "final"]
 
@@ -56,9 +55,9 @@ def checker_tools(entry: Entry, *, probes: bool) -> tuple[CheckerTool, ...]:
 class Evidence(Protocol):
     """Read-only access to a run's evidence, served by the engine."""
 
-    def step_detail(self, step: int) -> str: ...
+    async def step_detail(self, step: int) -> str: ...
 
-    def step_screenshot(self, step: int, which: Literal["pre", "post"]) -> ImagePart | None: ...
+    async def step_screenshot(self, step: int, which: Literal["pre", "post"]) -> ImagePart | None: ...
 
     def plan(self) -> str: ...
 
@@ -69,13 +68,17 @@ class Evidence(Protocol):
 
 @dataclass(frozen=True)
 class Judgement:
-    """One item's verdict after the code rules; ``reason`` says when code changed the model's word."""
+    """One item's verdict after the code rules; ``reason`` says when code changed the model's word.
+
+    ``claim`` is what the checker cited; the engine grounds it against the recorded artifacts.
+    """
 
     item: CheckItem
     status: Literal["passed", "failed", "inconclusive"]
     evidence: str
     suggestion: str = ""
     reason: str = ""
+    claim: CitationClaim | None = None
 
 
 @dataclass(frozen=True)
@@ -97,34 +100,23 @@ class CheckRequest:
     screen: ScreenView | None = None
     turn: int = 0
     note: str = ""
-
-
-_VAGUE = re.compile(r"^(failed|fail|no|not (done|met|shown|visible|true)|incorrect|wrong|n/?a|none|unknown"
-                    r"|it (failed|is wrong)|does not (match|hold)"
-                    # bare approvals name no observation either (issue 9: a vague "passed" is inconclusive)
-                    r"|passed|pass|yes|ok(ay)?|true|correct|done|fine|good|verified|confirmed|as expected"
-                    r"|(it |this |that )?(looks|seems|is) (good|fine|ok|okay|correct|done|right)( to me)?"
-                    r"(\W+(verified|confirmed))?)\W*$", re.IGNORECASE)
-
-
-def is_vague(evidence: str) -> bool:
-    """Evidence that names no observation: empty-ish, a bare negation or approval, or fewer than three
-    words."""
-    text = evidence.strip()
-    return len(text.split()) < 3 or bool(_VAGUE.match(text))
+    screens: tuple[EvidenceScreen, ...] = ()
+    """The recorded screens shown to the checker as citable (their listings are in the request)."""
 
 
 def apply_rules(item: CheckItem, verdict: ModelVerdict | None) -> Judgement:
-    """The code rules: no verdict or no evidence → inconclusive; passed or failed with vague evidence →
-    inconclusive (a verdict is only as good as the observation it names)."""
+    """The code rules before grounding: no verdict for the item → inconclusive. Whether a ``passed`` or
+    ``failed`` verdict stands is decided by its citation (grounded by the engine), never by its prose."""
     if verdict is None:
         return Judgement(item, "inconclusive", "", reason="the checker gave no verdict for this item")
-    if not verdict.evidence.strip():
-        return Judgement(item, "inconclusive", "", reason=f"missing evidence (model said {verdict.status})")
-    if verdict.status in ("passed", "failed") and is_vague(verdict.evidence):
-        reason = f"{verdict.status} with vague evidence"
-        return Judgement(item, "inconclusive", verdict.evidence, reason=reason)
-    return Judgement(item, verdict.status, verdict.evidence, verdict.suggestion)
+    return Judgement(item, verdict.status, verdict.evidence, verdict.suggestion, claim=verdict.citation)
+
+
+def conflicting(item: CheckItem, verdicts: Sequence[ModelVerdict]) -> list[Judgement]:
+    """Verdicts that disagree on one item in one reply: every one of them is kept, as inconclusive."""
+    said = " vs ".join(v.status for v in verdicts)
+    return [Judgement(item, "inconclusive", v.evidence, reason=f"conflicting verdicts in one reply ({said}); "
+                      f"this one said {v.status}", claim=v.citation) for v in verdicts]
 
 
 def may_proceed(verdicts: Sequence[CheckVerdict]) -> bool:
@@ -140,15 +132,53 @@ def _norm(text: str) -> str:
 
 
 def match_verdicts(items: Sequence[CheckItem], verdicts: Sequence[ModelVerdict]) -> list[Judgement]:
-    """Pair model verdicts with items by verbatim text (whitespace/case-insensitive), then apply rules."""
-    by_text: dict[str, ModelVerdict] = {}
+    """Pair model verdicts with items by verbatim text (whitespace/case-insensitive), then apply the rules.
+
+    Several verdicts for one item that disagree on the status are all recorded, each inconclusive; a
+    repeated verdict with the same status counts once (the first).
+    """
+    by_text: dict[str, list[ModelVerdict]] = {}
     for verdict in verdicts:
-        by_text.setdefault(_norm(verdict.item), verdict)
-    return [apply_rules(item, by_text.get(_norm(item.text))) for item in items]
+        by_text.setdefault(_norm(verdict.item), []).append(verdict)
+    judgements: list[Judgement] = []
+    for item in items:
+        said = by_text.get(_norm(item.text), [])
+        if len({v.status for v in said}) > 1:
+            judgements += conflicting(item, said)
+        else:
+            judgements.append(apply_rules(item, said[0] if said else None))
+    return judgements
+
+
+def _element_line(e: UIElement) -> str:
+    parts = [f"[{e.index}]", "ocr-text" if e.source == "ocr" else e.class_name.rpartition(".")[2] or "View"]
+    parts += [repr(e.text)] if e.text else []
+    parts += [f"desc={e.content_desc!r}"] if e.content_desc and e.content_desc != e.text else []
+    parts += [f"id={e.resource_id.rpartition(':id/')[2]}"] if e.resource_id else []
+    parts += [f"checked={'true' if e.checked else 'false'}"] if e.checkable else []
+    parts += ["selected=true"] if e.selected else []
+    parts += ["enabled=false"] if not e.enabled else []
+    return " ".join(parts)
+
+
+def screen_label(screen: EvidenceScreen) -> str:
+    """How a recorded screen is named to the checker: ``step 4 post`` or ``final screen``."""
+    return "final screen" if screen.screen == "final" else f"step {screen.step} {screen.screen}"
+
+
+def screen_listing(screen: EvidenceScreen) -> str:
+    """A recorded screen's citable elements, one per line, by the index a citation uses."""
+    lines = [_element_line(e) for e in screen.view.elements]
+    body = "\n".join(f"  {line}" for line in lines) if lines else "  (no text recorded for this screen)"
+    return f"{screen_label(screen)} ({screen.view.foreground or 'app ?'}):\n{body}"
 
 
 def _items_text(items: Sequence[CheckItem]) -> str:
-    return "\n".join(f"- {i.kind}{'@end' if i.when == 'end' else ''}: {i.text}" for i in items)
+    def line(i: CheckItem) -> str:
+        visual = " (visual judgement of a screenshot accepted)" if i.visual else ""
+        return f"- {i.kind}{'@end' if i.when == 'end' and i.kind != 'goal' else ''}: {i.text}{visual}"
+
+    return "\n".join(line(i) for i in items)
 
 
 class Checker:
@@ -175,6 +205,8 @@ class Checker:
             f"Plan:\n{request.plan}" if request.plan else "",
             f"Items to judge:\n{_items_text(request.items)}",
             "Recorded steps:\n" + "\n".join(request.history) if request.history else "",
+            "Recorded screens you may cite:\n" + "\n".join(screen_listing(s) for s in request.screens)
+            if request.screens else "",
             request.note,
         )
         return [ChatMessage("system", system), ChatMessage("user", user, request.images)]
@@ -185,7 +217,7 @@ class Checker:
         allowed = {t.name for t in self.tools(request.entry)}
         context = RequestContext(goal=request.goal, plan=request.plan, screen=request.screen,
                                  checks=request.items, history=request.history, turn=request.turn,
-                                 entry=request.entry)
+                                 entry=request.entry, screens=request.screens)
         report = CheckReport()
         for round_no in range(1, self._max_iterations + 1):
             reply = await self._model.complete("checker", messages, CheckReport, context=context,
@@ -211,9 +243,9 @@ async def _serve(
         if req.tool not in allowed:
             lines.append(f"{req.tool}: not available at this entry")
         elif req.tool == "step_detail" and req.step is not None:
-            lines.append(f"step_detail({req.step}): {evidence.step_detail(req.step)}")
+            lines.append(f"step_detail({req.step}): {await evidence.step_detail(req.step)}")
         elif req.tool == "step_screenshot" and req.step is not None:
-            image = evidence.step_screenshot(req.step, req.which)
+            image = await evidence.step_screenshot(req.step, req.which)
             found = "attached" if image else "none recorded"
             lines.append(f"step_screenshot({req.step}, {req.which}): {found}")
             images.extend([image] if image else [])

@@ -127,9 +127,20 @@ def operator_system(scenario: Scenario) -> str:
 _CHECKER_BASE = """\
 You are an independent checker of an automated Android test. Judge each listed item from evidence
 only: the operator's own words ("done", summaries) are claims, never evidence. For each item return
-its text verbatim, a status and concrete evidence (an element text, a step and screenshot, probe
-output). Use "inconclusive" when the evidence was never collected or does not decide the item; say
-so in the evidence. "failed" needs a concrete observation that contradicts the item."""
+its text verbatim, a status, a short `evidence` sentence and a `citation` of what you relied on. Use
+"inconclusive" when the evidence was never collected or does not decide the item; say so in the
+evidence. "failed" needs a concrete observation that contradicts the item."""
+
+_CHECKER_CITATIONS = """\
+Citations are checked by code against what the harness recorded; a "passed" or "failed" verdict whose
+citation is missing or not found there is recorded as inconclusive. Cite a recorded screen by `step`
+and `screen` ("pre" = before that step's actions, "post" = after them, "final" = the final screen,
+no step needed) and then one of:
+- `quote`: text shown on that screen (as listed under "Recorded screens"), e.g. "Alarm set for 7:30 AM";
+- `element`: its [index] in that screen's listing, with the `attribute` you rely on ("checked=true",
+  "text=7:30 AM") or a `quote` of its text;
+- `probe`: the kind of a probe you ran in this judgement, with a `quote` of its output;
+- `visual`: true, only for items marked "visual judgement accepted" (a colour, an image)."""
 
 _CHECKER_VERIFY = """\
 `verify` items are completion criteria: "failed" reopens the subgoal for repair, so add a short
@@ -141,14 +152,20 @@ evidence is "inconclusive", not "failed"."""
 
 _CHECKER_ANCHOR = """\
 You judge at a checkpoint: the items belong to a subgoal that was marked done at the anchor step.
-Judge from the recorded history around that step (its screenshots before and after, the step before,
-the decisions and action results). Transient and ordering expectations must be judged from those
-steps. The device has moved on since: its current screen is not evidence here."""
+Judge from the recorded history up to that step (its screens before and after, the step before, the
+decisions and action results); steps after the anchor are not served and cannot be cited. Transient
+and ordering expectations must be judged from those steps. The device has moved on since: its current
+screen is not evidence here."""
 
 _CHECKER_FINAL = """\
 You judge at the end of the run, against the user's original goal (not the plan's wording). `@end`
 items are judged on the final state (the current screen is attached). Also list in `unmet_subgoals`,
 verbatim, every plan subgoal that the final state shows is not actually achieved for the goal."""
+
+_CHECKER_GOAL = """\
+The `goal` item is the user's original goal itself: "passed" only when the recorded evidence shows it
+reached (cite it), "failed" when the evidence shows it is not. The operator's ticks and its "finish"
+claim are not evidence."""
 
 _CHECKER_PROBES = """\
 Probes read persistent device state and are the strongest evidence for it. Request one with
@@ -156,8 +173,10 @@ Probes read persistent device state and are the strongest evidence for it. Reque
 
 _CHECKER_OUTPUT = """\
 Reply with JSON: {"verdicts": [{"item": "<verbatim>", "status": "passed|failed|inconclusive",
-"evidence": "...", "suggestion": ""}], "requests": [], "unmet_subgoals": []}. To look at more evidence
-first, reply with only "requests" (see the tools) and no verdicts."""
+"evidence": "...", "suggestion": "", "citation": {"step": 4, "screen": "post", "quote": "...",
+"element": null, "attribute": "", "probe": "", "visual": false}}], "requests": [], "unmet_subgoals": []}.
+Give one verdict per item. To look at more evidence first, reply with only "requests" (see the tools)
+and no verdicts."""
 
 
 def _probe_kinds(table: ProbeTable) -> str:
@@ -173,9 +192,11 @@ def checker_system(
     tools = "Tools (read-only):\n" + "\n".join(f"- {doc}" for doc in tool_docs) if tool_docs else ""
     return join(
         _CHECKER_BASE,
+        _CHECKER_CITATIONS,
         _CHECKER_VERIFY if "verify" in kinds else "",
         _CHECKER_ASSERT if "assert" in kinds else "",
         _CHECKER_ANCHOR if entry == "checkpoint" else _CHECKER_FINAL,
+        _CHECKER_GOAL if "goal" in kinds else "",
         _CHECKER_PROBES + _probe_kinds(probes) if probes is not None else "",
         tools,
         _CHECKER_OUTPUT,

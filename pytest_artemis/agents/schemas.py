@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from pytest_artemis.contracts import Action, ProbeSpec
+from pytest_artemis.contracts import Action, ProbeSpec, ScreenWhich
 from pytest_artemis.contracts._base import Contract
 
 
@@ -38,13 +38,38 @@ class ToolRequest(Contract):
     probe: ProbeSpec | None = None
 
 
+class CitationClaim(Contract):
+    """What a checker cites for a verdict; the harness checks it against the recorded artifacts.
+
+    ``step`` and ``screen`` name a recorded screen (``pre``/``post`` the step's actions, or ``final``:
+    the screen at the final check, which needs no step). Then one of: ``quote`` (on-screen text, matched
+    after normalising case, spacing and punctuation), ``element`` (its index in that screen's listing)
+    with the ``attribute`` the verdict relies on (``checked=true``, ``text=7:30 AM``) or a ``quote`` of
+    its text, ``probe`` (a probe kind this judgement ran, with a ``quote`` of its output), or ``visual``
+    (a judgement of the screenshot itself, accepted only for checks declared ``visual=True``).
+    """
+
+    step: int | None = Field(default=None, ge=1)
+    screen: ScreenWhich = "post"
+    quote: str = ""
+    element: int | None = Field(default=None, ge=0)
+    attribute: str = ""
+    probe: str = ""
+    visual: bool = False
+
+
 class ModelVerdict(Contract):
-    """The checker's verdict on one item, quoted verbatim."""
+    """The checker's verdict on one item, quoted verbatim, with the evidence it cites.
+
+    A ``passed`` or ``failed`` verdict counts only with a ``citation`` the harness finds in the recorded
+    artifacts; otherwise it is recorded ``inconclusive`` with the reason.
+    """
 
     item: str
     status: Literal["passed", "failed", "inconclusive"]
     evidence: str = ""
     suggestion: str = ""
+    citation: CitationClaim | None = None
 
 
 class CheckReport(Contract):

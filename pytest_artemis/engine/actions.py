@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 
 from pytest_artemis.contracts import Action, ActionResult, Point, ResolvedElement, ScreenView, UIElement
-from pytest_artemis.device import Device, DeviceError
+from pytest_artemis.device import Device, DeviceCommandFailed, DeviceError
 
 
 class ActionRefused(Exception):
@@ -120,6 +120,17 @@ async def execute(
         except ActionRefused as exc:
             refused = True
             results.append(ActionResult(action=action, ok=False, refused=True, detail=str(exc)))
+            continue
+        except ValueError as exc:  # the device layer's own validation (bad package name, untypeable text)
+            refused = True
+            results.append(ActionResult(action=action, ok=False, refused=True, detail=f"device refused: {exc}"))
+            continue
+        except DeviceCommandFailed as exc:
+            if exc.command != "launch":
+                results.append(ActionResult(action=action, ok=False, detail=f"{type(exc).__name__}: {exc}"))
+                return results, finish, refused, exc
+            refused = True  # no such app on the device: the model's mistake, not a broken device
+            results.append(ActionResult(action=action, ok=False, refused=True, detail=f"device refused: {exc}"))
             continue
         except DeviceError as exc:
             results.append(ActionResult(action=action, ok=False, detail=f"{type(exc).__name__}: {exc}"))

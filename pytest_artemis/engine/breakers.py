@@ -13,11 +13,13 @@ def _action_key(actions: Sequence[Action]) -> str:
 
 
 class Breakers:
-    """Two breakers; ``tripped`` holds the reason once one of them fires (it never resets).
+    """Three breakers; ``tripped`` holds the reason once one of them fires (it never resets).
 
     * same finding: the same check failing ``same_finding_limit`` times (its failures are the finding).
     * no effect: the same actions on the same screen leaving the screen unchanged ``no_effect_limit``
       times in a row.
+    * refusals: ``no_effect_limit`` turns in a row whose actions were refused (by the harness or by the
+      device layer's own validation): a model that keeps asking for the impossible gets nowhere.
     """
 
     def __init__(self, *, same_finding_limit: int, no_effect_limit: int) -> None:
@@ -26,6 +28,7 @@ class Breakers:
         self._findings: Counter[str] = Counter()
         self._streak: tuple[str, str] | None = None
         self._streak_len = 0
+        self._refusals = 0
         self.tripped = ""
 
     def finding(self, verdict: CheckVerdict) -> str:
@@ -57,3 +60,9 @@ class Breakers:
                 "without effect"
             )
         return True
+
+    def refusal(self, refused: bool, detail: str = "") -> None:
+        """Observe whether a turn's actions were refused; consecutive refusals may trip the breaker."""
+        self._refusals = self._refusals + 1 if refused else 0
+        if self._refusals >= self._no_effect_limit and not self.tripped:
+            self.tripped = f"circuit breaker: actions refused {self._refusals} turns in a row ({detail})"

@@ -47,17 +47,40 @@ def operator_scenario(state: RunState) -> Scenario:
     )
 
 
+def user_check_placement(state: RunState) -> str:
+    """Where the test's own checks sit, by the documented rule (never the planner's choice)."""
+    if not state.config.checks_enabled or not state.user_items:
+        return ""
+    lines = []
+    for item in state.plan_items():
+        if item.origin != "user":
+            continue
+        subgoal = state.plan.subgoal(item.subgoal) if item.subgoal else None
+        where = f"under '{subgoal.text}'" if subgoal else "task level"
+        timing = "judged when that subgoal is marked done" if item.when == "complete" and subgoal else \
+            "judged at the end of the run"
+        lines.append(f"- {item.kind}: {item.text} — {where}, {timing}")
+    rule = ("Checks declared by the test are placed by rule, not by the plan's author: under the subgoal the "
+            "test names, else under the last subgoal (judged when it is done), or at task level for @end.")
+    return rule + "\n" + "\n".join(lines) if lines else ""
+
+
 def operator_context(state: RunState, screen: Screen, turn: int) -> tuple[str, RequestContext]:
     """The request text and the typed context of one operator turn."""
     history = recent_history(state)
     findings = "\n".join(f"- {f}" for f in state.findings.values())
     repair = "The final check found the goal not yet reached; repair what the findings name." \
         if state.turn_kind == "final_repair" else ""
+    refused = [r for r in state.steps[-1].results if r.refused] if state.steps else []
+    refusals = "Refused last turn (not run; choose something else):\n" + "\n".join(
+        f"- {r.action.kind}: {r.detail}" for r in refused) if refused else ""
     text = join(
         f"Goal: {state.spec.goal}",
         f"Turn {turn} of at most {state.max_steps}.",
         f"Plan:\n{state.plan_text}",
         repair,
+        refusals,
+        user_check_placement(state),
         f"Findings from checks:\n{findings}" if findings else "",
         "Recent steps:\n" + "\n".join(history) if history else "",
         f"Current screen:\n{screen.prompt_listing()}",

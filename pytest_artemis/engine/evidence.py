@@ -1,40 +1,54 @@
-"""Read-only evidence for the checker: recorded steps and screens, probes, (final entry) the live screen."""
+"""Read-only evidence for the checker: recorded steps and screens up to its window, probes, (final entry)
+the live screen. Everything it serves is what a citation may then be checked against."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Literal
 
-from pytest_artemis.contracts import ProbeSpec, StepRecord
+from pytest_artemis.agents.checker import screen_listing
+from pytest_artemis.contracts import EvidenceScreen, ProbeSpec, ScreenWhich, StepRecord
 from pytest_artemis.device import ProbeRefused
-from pytest_artemis.device.perception import model_jpeg
+from pytest_artemis.device.perception import model_jpeg, perceive
 from pytest_artemis.models import ImagePart
 from pytest_artemis.store.journal import SCREENS_DIR
 
 from .context import describe_results, step_summary
+from .grounding import ProbeOutput, Window
 from .state import RunState
 
 
 class RunEvidence:
-    """Serves the checker's tools from the run's records; nothing here can act on the device."""
+    """Serves the checker's tools from the run's records, never past its window; nothing here can act on
+    the device. One per judgement: it remembers the probes it ran, which that judgement may cite."""
 
-    def __init__(self, state: RunState) -> None:
+    def __init__(self, state: RunState, window: Window) -> None:
         self._state = state
+        self.window = window
+        self.probes: list[ProbeOutput] = []
 
     def _step(self, number: int) -> StepRecord | None:
         steps = self._state.steps
-        return steps[number - 1] if 1 <= number <= len(steps) else None
+        return steps[number - 1] if 1 <= number <= min(len(steps), self.window.last_step) else None
 
-    def step_detail(self, step: int) -> str:
+    def _refused(self, number: int) -> str:
+        if self.window.anchor is not None and number > self.window.anchor:
+            return (f"not available: step {number} is after the anchor step {self.window.anchor} "
+                    "(this checkpoint judges from the anchor step and earlier)")
+        return "no such step"
+
+    async def step_detail(self, step: int) -> str:
         record = self._step(step)
         if record is None:
-            return "no such step"
+            return self._refused(step)
         actions = ", ".join(a.model_dump_json() for a in record.actions) or "none"
-        results = describe_results(record.results)
-        return (f"decision: {record.decision!r}; actions: {actions}; results: {results}; "
-                f"foreground: {record.foreground}; flags: {', '.join(record.flags) or 'none'}")
+        screens = [s for s in (await self.screens(step, ("pre", "post"))) if s is not None]
+        listings = "\n".join(screen_listing(s) for s in screens)
+        return (f"decision: {record.decision!r}; actions: {actions}; results: "
+                f"{describe_results(record.results)}; foreground: {record.foreground}; flags: "
+                f"{', '.join(record.flags) or 'none'}\n{listings}")
 
-    def step_screenshot(self, step: int, which: Literal["pre", "post"]) -> ImagePart | None:
+    async def step_screenshot(self, step: int, which: Literal["pre", "post"]) -> ImagePart | None:
         record = self._step(step)
         sha = None if record is None else (record.pre_screen if which == "pre" else record.post_screen)
         if sha is None:
@@ -42,7 +56,8 @@ class RunEvidence:
         path = self._state.journal.dir / SCREENS_DIR / f"{sha}.png"
         if not path.exists():
             return None
-        return ImagePart(model_jpeg(path.read_bytes(), sha, self._state.config.image_max_side))
+        png = await asyncio.to_thread(path.read_bytes)
+        return ImagePart(await asyncio.to_thread(model_jpeg, png, sha, self._state.config.image_max_side))
 
     def plan(self) -> str:
         return self._state.plan_text
@@ -52,28 +67,41 @@ class RunEvidence:
             result = await asyncio.to_thread(self._state.device.probe_spec, spec)
         except ProbeRefused as exc:
             return f"refused: {exc}"
+        self.probes.append(ProbeOutput(spec.kind, result.raw))
         return f"exit {result.exit_code}; argv {' '.join(result.argv)}\n{result.raw[:4000]}"
 
     async def live_screen(self) -> tuple[str, ImagePart | None]:
-        from pytest_artemis.device.perception import perceive
+        """The device screen now (final entry only); it is recorded as a final screen a verdict may cite."""
+        state = self._state
+        screen = await asyncio.to_thread(perceive, state.device, ocr=state.ocr,
+                                         image_max_side=state.config.image_max_side)
+        state.journal.put_screen(screen.capture.png)
+        state.screens.record_final(screen.view, ocr_done=True)
+        image = await asyncio.to_thread(screen.model_image, state.config.image_max_side)
+        final = EvidenceScreen(step=None, screen="final", view=screen.view)
+        return screen_listing(final), ImagePart(image)
 
-        screen = await asyncio.to_thread(perceive, self._state.device, ocr=self._state.ocr,
-                                   image_max_side=self._state.config.image_max_side)
-        image = await asyncio.to_thread(screen.model_image, self._state.config.image_max_side)
-        return screen.prompt_listing(), ImagePart(image)
+    async def screens(self, step: int, which: tuple[ScreenWhich, ...]) -> list[EvidenceScreen | None]:
+        """The recorded screens of one step inside the window (OCR, when on, runs off the event loop)."""
+        if self._step(step) is None:
+            return []
+        return [await asyncio.to_thread(self._state.screens.evidence, step, w) for w in which]
 
-    def anchored(self, anchor: int) -> tuple[tuple[str, ...], tuple[ImagePart, ...], str]:
-        """History around an anchor step: summaries up to it, and the pre/post screenshots of the
-        step before and of the anchor step itself (oldest first), with a caption naming them."""
+    async def anchored(self, anchor: int) -> tuple[tuple[str, ...], tuple[ImagePart, ...], str,
+                                                   tuple[EvidenceScreen, ...]]:
+        """History up to an anchor step: summaries, the pre/post screenshots of the step before and of the
+        anchor step (oldest first) with a caption naming them, and those screens as citable evidence."""
         first = max(1, anchor - 3)
         history = tuple(step_summary(s) for s in self._state.steps[first - 1:anchor])
         images: list[ImagePart] = []
         captions: list[str] = []
+        cited: list[EvidenceScreen] = []
         for number in (anchor - 1, anchor):
             for which in ("pre", "post"):
-                image = self.step_screenshot(number, which)  # type: ignore[arg-type]
+                image = await self.step_screenshot(number, which)  # type: ignore[arg-type]
                 if image is not None:
                     images.append(image)
                     captions.append(f"step {number} {which}")
+            cited += [s for s in await self.screens(number, ("pre", "post")) if s is not None]
         caption = f"Anchor step: {anchor}. Attached screenshots, in order: {', '.join(captions) or 'none'}."
-        return history, tuple(images), caption
+        return history, tuple(images), caption, tuple(cited)

@@ -6,14 +6,15 @@ import asyncio
 import time
 from collections.abc import Sequence
 
-from pytest_artemis.agents.checker import Checker, CheckRequest
-from pytest_artemis.contracts import CheckItem, CheckVerdict, ScreenView
+from pytest_artemis.agents.checker import Checker, CheckRequest, Entry, Judgement
+from pytest_artemis.contracts import CheckItem, CheckVerdict, Citation, EvidenceScreen, ScreenView
 from pytest_artemis.models import ImagePart
 from pytest_artemis.probes import run_probe_check
 
 from .checkpoints import Attempt, Judge
 from .config import RunConfig
 from .evidence import RunEvidence
+from .grounding import Window, ground
 from .state import RunState
 from .verdicts import blanket, make_verdict
 
@@ -28,14 +29,15 @@ async def probe_verdict(
     assert item.probe is not None
     started = time.time()
     result, judgement = await asyncio.to_thread(run_probe_check, state.device, item.probe)
-    state.vacuity.observe(item, result)
     status = ("passed" if judgement.passed else "failed") if judgement.conclusive else "inconclusive"
-    status, vacuous_reason = state.vacuity.adjust(item, status)
+    status, vacuous_reason = state.vacuity.adjust(item, status, judgement)
+    citation = Citation(probe=item.probe.probe.kind, quote="; ".join(judgement.facts), found=True,
+                        found_in="probe") if judgement.conclusive else None
     return make_verdict(
         item, status=status, evidence=judgement.evidence, source="probe", attempt_id=attempt_id,
         checkpoint_id=checkpoint_id, anchor_step=anchor_step, started_at=started,
-        reason=vacuous_reason or reason, vacuous=state.vacuity.is_vacuous(item),
-        suggestion=f"expected: {item.probe.description or item.text}",
+        reason=vacuous_reason or reason, vacuous=state.vacuity.is_vacuous(item, judgement),
+        suggestion=f"expected: {item.probe.description or item.text}", citation=citation,
     )
 
 
@@ -63,50 +65,69 @@ async def model_verdicts(
     state: RunState,
     items: Sequence[CheckItem],
     *,
-    entry: str,
+    window: Window,
     attempt_id: str,
     checkpoint_id: str,
     anchor_step: int | None,
     history: tuple[str, ...],
     images: tuple[ImagePart, ...] = (),
     screen: ScreenView | None = None,
+    screens: tuple[EvidenceScreen, ...] = (),
     note: str = "",
     plan_text: str | None = None,
 ) -> tuple[list[CheckVerdict], tuple[str, ...]]:
-    """One checker judgement of ``items``; returns the verdicts and (final entry) unmet subgoals."""
+    """One checker judgement of ``items``, every passed/failed verdict grounded against the recorded
+    artifacts inside ``window``; returns the verdicts and (final entry) unmet subgoals."""
     started = time.time()
+    entry: Entry = "final" if window.final else "checkpoint"
     request = CheckRequest(
-        entry="final" if entry == "final" else "checkpoint", goal=state.spec.goal,
-        plan=state.plan_text if plan_text is None else plan_text, items=tuple(items), history=history,
-        images=images, screen=screen, turn=len(state.steps), note=note,
+        entry=entry, goal=state.spec.goal, plan=state.plan_text if plan_text is None else plan_text,
+        items=tuple(items), history=history, images=images, screen=screen, turn=len(state.steps), note=note,
+        screens=screens,
     )
     timeout = state.config.check_timeout_s
     prefix = "final check " if entry == "final" else ""
+    evidence = RunEvidence(state, window)
     try:
         async with asyncio.timeout(timeout):
-            result = await checker_for(state).judge(request, RunEvidence(state))
+            result = await checker_for(state).judge(request, evidence)
     except TimeoutError:
         return _fail_open(items, f"{prefix}timeout after {timeout:g}s", attempt_id, checkpoint_id,
                           anchor_step, started), ()
     except Exception as exc:  # fail-open: a failing checker lets the run go on, its items inconclusive
         reason = f"{prefix or 'checker '}error: {type(exc).__name__}: {exc}"[:500]
         return _fail_open(items, reason, attempt_id, checkpoint_id, anchor_step, started), ()
-    verdicts = [
-        make_verdict(
-            j.item, status=j.status, evidence=j.evidence, suggestion=j.suggestion, reason=j.reason,
-            source="model", attempt_id=attempt_id, checkpoint_id=checkpoint_id, anchor_step=anchor_step,
-            started_at=started,
-        )
-        for j in result.judgements
-    ]
+    verdicts = [await _grounded(state, j, window, evidence, attempt_id=attempt_id, checkpoint_id=checkpoint_id,
+                                anchor_step=anchor_step, started=started)
+                for j in result.judgements]
     return verdicts, result.unmet_subgoals
+
+
+async def _grounded(
+    state: RunState, judgement: Judgement, window: Window, evidence: RunEvidence, *, attempt_id: str,
+    checkpoint_id: str, anchor_step: int | None, started: float,
+) -> CheckVerdict:
+    """The ledger entry of one judgement: a passed/failed verdict stands only on a citation found."""
+    status, reason = judgement.status, judgement.reason
+    citation = None
+    if judgement.claim is not None or status in ("passed", "failed"):
+        citation, why = await asyncio.to_thread(ground, judgement.claim, judgement.item, window, state.screens,
+                                                tuple(evidence.probes))
+        if why and status in ("passed", "failed"):
+            status, reason = "inconclusive", f"{judgement.status}, but not grounded: {why}"
+    return make_verdict(
+        judgement.item, status=status, evidence=judgement.evidence, suggestion=judgement.suggestion,
+        reason=reason, source="model", attempt_id=attempt_id, checkpoint_id=checkpoint_id,
+        anchor_step=anchor_step, started_at=started, citation=citation,
+    )
 
 
 async def judge_history(
     state: RunState, items: Sequence[CheckItem], *, attempt_id: str, checkpoint_id: str, anchor: int,
     plan_text: str | None = None, reason: str = "",
 ) -> list[CheckVerdict]:
-    """Judge items from the recorded history around ``anchor`` (checkpoint entry: no live screen)."""
+    """Judge items from the recorded history up to ``anchor`` (checkpoint entry: no live screen, no later
+    step is served or citable)."""
     verdicts = [
         await probe_verdict(state, item, attempt_id=attempt_id, checkpoint_id=checkpoint_id,
                             anchor_step=anchor, reason=reason)
@@ -114,10 +135,12 @@ async def judge_history(
     ]
     model_items = [item for item in items if item.probe is None]
     if model_items:
-        history, images, caption = await asyncio.to_thread(RunEvidence(state).anchored, anchor)
+        window = Window(last_step=anchor, anchor=anchor)
+        history, images, caption, screens = await RunEvidence(state, window).anchored(anchor)
         judged, _ = await model_verdicts(
-            state, model_items, entry="checkpoint", attempt_id=attempt_id, checkpoint_id=checkpoint_id,
-            anchor_step=anchor, history=history, images=images, note=caption, plan_text=plan_text,
+            state, model_items, window=window, attempt_id=attempt_id, checkpoint_id=checkpoint_id,
+            anchor_step=anchor, history=history, images=images, screens=screens, note=caption,
+            plan_text=plan_text,
         )
         verdicts += judged
     return verdicts

@@ -8,17 +8,17 @@ from dataclasses import dataclass, field
 
 from pytest_artemis.agents.operator import decide
 from pytest_artemis.agents.schemas import OperatorDecision
-from pytest_artemis.contracts import ActionResult, StepFlag, StepRecord
-from pytest_artemis.device import DeviceError
-from pytest_artemis.device.perception import Screen, perceive
+from pytest_artemis.contracts import ActionResult, StepFlag, StepRecord, UIElement
+from pytest_artemis.device import DeviceCommandFailed, DeviceError
+from pytest_artemis.device.perception import Screen, meaningful, perceive
 from pytest_artemis.models import ImagePart, ModelOutputInvalid
 from pytest_artemis.plan import PlanSyntaxError, guard_operator_write, new_completions, parse_plan
-from pytest_artemis.probes import run_probe_check
 
 from .actions import execute
 from .checkpoints import Checkpoint, CheckpointScheduler
 from .context import operator_context, operator_scenario
 from .harvest import apply_harvest
+from .screens import post_view
 from .state import RunState
 
 
@@ -100,14 +100,18 @@ async def operator_turn(state: RunState, scheduler: CheckpointScheduler) -> bool
         _plan_write(state, turn, decision.plan)
     actions = tuple(decision.actions) if decision else ()
     results, finish, refused, device_error = await execute(state.device, screen.view, actions)
-    post = None
+    post = post_hierarchy = None
+    post_elements: tuple[UIElement, ...] = ()
     if device_error is None:
         try:
             post = state.journal.put_screen((await asyncio.to_thread(state.device.screenshot)).png)
+            if turn.completed:  # the evidence its checkpoint is judged from
+                post_hierarchy, post_elements = await _post_hierarchy(state)
         except DeviceError as exc:  # the actions ran: record the turn, then let the error end the run
             device_error = exc
     if refused:
         turn.flags.append("actions_refused")
+    state.breakers.refusal(refused, next((r.detail for r in results if r.refused), ""))
     if finish:
         turn.flags.append("finish_claimed")
     if state.breakers.step(pre, post, [r.action for r in results if r.ok]):
@@ -115,37 +119,42 @@ async def operator_turn(state: RunState, scheduler: CheckpointScheduler) -> bool
     if device_error is not None:
         turn.error = f"{type(device_error).__name__}: {device_error}"
     _queue_checkpoints(state, scheduler, turn)
-    state.record_step(_record(state, turn, screen, pre, post, hierarchy, decision, results))
+    state.screens.record(turn.number, "pre", screen.view, ocr_done=True)
+    state.screens.record(turn.number, "post", post_view(post, screen.view, post_elements))
+    state.record_step(_record(state, turn, screen, (pre, post, hierarchy, post_hierarchy), decision, results))
     if state.breakers.tripped and not state.stop:
         state.stop = state.breakers.tripped
     if device_error is not None:
         raise device_error
     for harvest in await scheduler.release(turn.number):
         apply_harvest(state, harvest)
-    await _watch_vacuous(state)
     return finish
 
 
+async def _post_hierarchy(state: RunState) -> tuple[str | None, tuple[UIElement, ...]]:
+    """The hierarchy after a completing turn's actions; a failed dump only leaves that evidence missing."""
+    try:
+        dumped = await asyncio.to_thread(state.device.hierarchy)
+    except DeviceCommandFailed as exc:
+        state.journal.append_event("post_hierarchy_missing", step=len(state.steps) + 1, error=str(exc)[:300])
+        return None, ()
+    return state.journal.put_blob(dumped.xml, "xml"), meaningful(dumped.elements)
+
+
 def _record(
-    state: RunState, turn: _Turn, screen: Screen, pre: str, post: str | None, hierarchy: str,
+    state: RunState, turn: _Turn, screen: Screen, refs: tuple[str, str | None, str, str | None],
     decision: OperatorDecision | None, results: list[ActionResult],
 ) -> StepRecord:
+    pre, post, hierarchy, post_hierarchy = refs
     kind = state.turn_kind if state.turn_kind == "final_repair" else ("repair" if state.findings else "act")
     return StepRecord(
         step=turn.number, turn=kind, pre_screen=pre, post_screen=post, hierarchy=hierarchy,
+        post_hierarchy=post_hierarchy,
         foreground=screen.view.foreground, decision=decision.decision if decision else "",
         actions=tuple(decision.actions) if decision else (), results=tuple(results),
         plan_version=state.plan_version, completed=turn.completed, flags=tuple(turn.flags),
         error=turn.error, replayed=turn.replayed, started_at=turn.started_at, finished_at=time.time(),
     )
-
-
-async def _watch_vacuous(state: RunState) -> None:
-    """Re-probe vacuous items after each step, so a real change of their state is not missed."""
-    for item in state.all_items():
-        if item.probe is not None and item.key in state.vacuity.watched:
-            result, _ = await asyncio.to_thread(run_probe_check, state.device, item.probe)
-            state.vacuity.observe(item, result)
 
 
 def harvest_now(state: RunState, scheduler: CheckpointScheduler) -> None:

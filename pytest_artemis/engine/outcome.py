@@ -68,12 +68,15 @@ def task_result(
     blocked_reason: str,
     unmet_subgoals: Sequence[str],
     last_finding: str,
+    goal: CheckItem | None = None,
 ) -> TaskResult:
-    """Completed only when every verify item passed and every subgoal is done; the agent's word never counts.
+    """Completed only when every verify item passed, every subgoal is done and — with the final check on
+    (``goal`` given) — the goal's own verdict passed; the agent's word never counts.
 
     ``blocked_reason`` (a breaker, the time budget, a halt) blocks outright, and so do unmet verify items,
-    subgoals the final check finds unmet, and subgoals still open. ``partial`` means only that some verify
-    items could not be confirmed (inconclusive or unchecked): the test then reads UNCHECKED.
+    subgoals the final check finds unmet, subgoals still open and a failed goal verdict. ``partial`` means
+    only that some verify items or the goal could not be confirmed (inconclusive or unchecked): the test
+    then reads UNCHECKED.
     """
     unmet = unmet_verify(items, ledger, plan)
     texts = tuple(item.text for item in unmet)
@@ -91,19 +94,26 @@ def task_result(
         reason = "subgoals still open at the end: " + "; ".join(open_subgoals)
         return TaskResult(status="blocked", reason=reason)
     current = current_verdicts(ledger)
+    judged = current.get(goal.key) if goal is not None else None
+    if goal is not None and judged is not None and judged.status == "failed":
+        return TaskResult(status="blocked", reason=f"final check: the goal is not reached: {judged.evidence}")
+    if goal is not None and _status(judged) != "passed":
+        why = (judged.reason or judged.status) if judged else "never judged"
+        return TaskResult(status="partial", reason=f"the goal was not confirmed by the final check: {why}")
     unconfirmed = [i.text for i in items if i.kind == "verify" and _status(current.get(i.key)) != "passed"]
     if unconfirmed:
         return TaskResult(status="partial", reason="verify items not confirmed: " + "; ".join(unconfirmed))
     return TaskResult(status="completed")
 
 
-NOTHING_CHECKED = "no check was declared and the final check is off: the agent's finish claim is not evidence"
+NOTHING_CHECKED = ("the final check is off and no verify item passed non-vacuously: the agent's finish claim "
+                   "is not evidence")
 
 
 def goal_unchecked(goal: str, tests: TestTally, task: TaskResult) -> tuple[TestTally, TaskResult]:
-    """A run where nothing judged anything: the goal itself is reported as an unchecked item, and a
-    task the agent called done is only ``partial`` — such a test reads UNCHECKED, never PASSED."""
-    item = ItemSummary(text=goal, kind="verify", when="end", status="unchecked", reason=NOTHING_CHECKED)
+    """A run where nothing judged the goal: it is reported as an unchecked item of its own, and a task
+    the agent called done is only ``partial`` — such a test reads UNCHECKED, never PASSED."""
+    item = ItemSummary(text=goal, kind="goal", when="end", status="unchecked", reason=NOTHING_CHECKED)
     tests = tests.model_copy(update={"unchecked": tests.unchecked + 1, "items": (*tests.items, item)})
     if task.status == "completed":
         task = TaskResult(status="partial", reason=NOTHING_CHECKED)

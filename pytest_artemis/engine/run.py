@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from pytest_artemis.agents.planner import ask_plan
 from pytest_artemis.contracts import (
+    CheckItem,
     Execution,
     InfraFailure,
     InfrastructureError,
@@ -34,6 +35,7 @@ from .outcome import goal_unchecked, tally, task_result
 from .replay import Replay, ReplayMismatch
 from .settlement import settle
 from .state import RunState
+from .verdicts import current_verdicts
 
 if TYPE_CHECKING:
     from pytest_artemis.device.ocr import OcrEngine
@@ -145,12 +147,14 @@ def _close(state: RunState, execution: Execution, infra: InfraFailure | None) ->
     """Compute the outcome, write it (closing the journal) and tell the observer."""
     checks_on = state.config.checks_enabled
     items = state.all_items()
-    tests = tally(items, state.ledger, default_reason="never judged" if checks_on else "checks disabled")
+    goal = (state.goal_item,) if state.config.final_check else ()
+    tests = tally(items + goal, state.ledger, default_reason="never judged" if checks_on else "checks disabled")
     blocked = state.stop or (f"infrastructure failure: {infra.error_class}" if infra else "") or \
         ("interrupted" if execution == "interrupted" else "")
     task = task_result(items, state.ledger, state.plan, blocked_reason=blocked,
-                       unmet_subgoals=state.unmet_subgoals, last_finding=state.last_finding)
-    if not items and not state.config.final_check:
+                       unmet_subgoals=state.unmet_subgoals, last_finding=state.last_finding,
+                       goal=state.goal_item if state.config.final_check else None)
+    if not state.config.final_check and not _rests_on_verify(state, items):
         tests, task = goal_unchecked(state.spec.goal, tests, task)
     outcome = RunOutcome(
         run_id=state.run_id, execution=execution, task=task, tests=tests, usage=state.usage,
@@ -163,6 +167,19 @@ def _close(state: RunState, execution: Execution, infra: InfraFailure | None) ->
     return outcome
 
 
+def _rests_on_verify(state: RunState, items: tuple[CheckItem, ...]) -> bool:
+    """With the final check off, completion rests on the verify items only when at least one of them that
+    is not an invariant passed, and not vacuously."""
+    current = current_verdicts(state.ledger)
+    for item in items:
+        verdict = current.get(item.key)
+        invariant = item.probe is not None and is_invariant(item.probe)
+        if item.kind == "verify" and not invariant and verdict is not None and verdict.status == "passed" \
+                and not verdict.vacuous:
+            return True
+    return False
+
+
 async def _prepare(state: RunState) -> None:
     """Launch the app, take the vacuity baselines, and have the planner write the first plan."""
     if state.spec.app:
@@ -170,10 +187,10 @@ async def _prepare(state: RunState) -> None:
     if state.config.checks_enabled:
         for item in state.user_items:
             if item.probe is not None and not is_invariant(item.probe):
-                result, judgement = await asyncio.to_thread(run_probe_check, state.device, item.probe)
-                held = judgement.passed and judgement.conclusive
-                state.vacuity.baseline(item, result, held)
-                state.journal.append_event("vacuity_baseline", item=item.text, held=held,
+                _, judgement = await asyncio.to_thread(run_probe_check, state.device, item.probe)
+                state.vacuity.baseline(item, judgement)
+                state.journal.append_event("vacuity_baseline", item=item.text,
+                                           held=state.vacuity.held_before(item), facts=list(judgement.facts),
                                            evidence=judgement.evidence)
     state.set_plan(await _first_plan(state))
     if state.config.checks_enabled:

@@ -6,13 +6,15 @@ import asyncio
 import time
 from collections.abc import Sequence
 
-from pytest_artemis.contracts import CheckItem, CheckVerdict
+from pytest_artemis.contracts import CheckItem, CheckVerdict, EvidenceScreen
 from pytest_artemis.device.perception import perceive
 from pytest_artemis.models import ImagePart
 from pytest_artemis.plan import normalize_text
 
 from .checkpoints import CheckpointScheduler
 from .context import recent_history
+from .evidence import RunEvidence
+from .grounding import Window
 from .harvest import apply_harvest, finding_text, note_verdicts
 from .judging import attempt_limit_s, judge_history, model_verdicts, probe_verdict
 from .outcome import unmet_verify
@@ -32,6 +34,7 @@ async def settle(state: RunState, scheduler: CheckpointScheduler) -> bool:
     if not scheduler.idle:
         for harvest in await scheduler.settle(state.config.settle_timeout_s):
             apply_harvest(state, harvest, reopen=False)
+    await recheck_probes(state)
     if not state.config.final_check:
         return False
     state.final_attempts += 1
@@ -49,15 +52,43 @@ async def settle(state: RunState, scheduler: CheckpointScheduler) -> bool:
     except Exception as exc:  # fail-open: the final check failing lets the run end, recorded inconclusive
         reason = f"final check error: {type(exc).__name__}"
         verdicts, unmet = _failed_open(items, attempt_id, started, reason), ()
-    note_verdicts(state, verdicts)
+    note_verdicts(state, [_goal_unjudged(v) for v in verdicts])
     state.unmet_subgoals = unmet
     return send_back(state)
 
 
 def _final_items(state: RunState) -> tuple[CheckItem, ...]:
-    """What the final check judges: every ``end`` item and every never-checked ``complete`` item."""
+    """What the final check judges: every ``end`` item, every never-checked ``complete`` item, the goal."""
     current = current_verdicts(state.ledger)
-    return tuple(i for i in state.all_items() if i.when == "end" or _needs_judging(current.get(i.key)))
+    items = tuple(i for i in state.all_items() if i.when == "end" or _needs_judging(current.get(i.key)))
+    return (*items, state.goal_item)
+
+
+def _goal_unjudged(verdict: CheckVerdict) -> CheckVerdict:
+    """A goal the final check did not judge (silent, failing, timed out, malformed) is ``unchecked``."""
+    if verdict.kind != "goal" or verdict.status != "inconclusive" or verdict.citation is not None:
+        return verdict
+    if verdict.reason.startswith(("final check", "the checker gave no verdict", "checker error")):
+        return verdict.model_copy(update={"status": "unchecked"})
+    return verdict
+
+
+async def recheck_probes(state: RunState) -> None:
+    """Still true at the end: every probe-backed ``complete`` verify item whose current verdict passed is
+    probed again. A regression appends a ``failed`` verdict (the earlier pass stays on record)."""
+    current = current_verdicts(state.ledger)
+    for item in state.all_items():
+        before = current.get(item.key)
+        if item.kind != "verify" or item.when != "complete" or item.probe is None or before is None \
+                or before.status != "passed":
+            continue
+        again = await probe_verdict(state, item, attempt_id=f"{FINAL}#recheck{state.final_attempts + 1}",
+                                    checkpoint_id=FINAL, anchor_step=len(state.steps) or None)
+        if again.status == "failed":
+            reason = f"regressed: passed at step {before.anchor_step}, no longer true at the end"
+            note_verdicts(state, [again.model_copy(update={"reason": reason})])
+        else:
+            state.journal.append_event("probe_recheck", item=item.text, status=again.status)
 
 
 def _failed_open(
@@ -79,19 +110,25 @@ async def final_check(
         else:
             verdicts += await judge_history(state, group, attempt_id=attempt_id, checkpoint_id=FINAL,
                                             anchor=anchor, reason="judged at exit from the anchored history")
-    end_items = [i for i in items if i.when == "end"]
+    end_items = [i for i in items if i.when == "end" and i.kind != "goal"]
     for item in end_items:
         if item.probe is not None:
             verdicts.append(await probe_verdict(state, item, attempt_id=attempt_id, checkpoint_id=FINAL,
                                                 anchor_step=len(state.steps) or None))
     screen = await asyncio.to_thread(perceive, state.device, ocr=state.ocr,
-                                   image_max_side=state.config.image_max_side)
+                                     image_max_side=state.config.image_max_side)
+    state.journal.put_screen(screen.capture.png)
+    state.screens.record_final(screen.view, ocr_done=True)
     image = ImagePart(await asyncio.to_thread(screen.model_image, state.config.image_max_side))
+    last = len(state.steps)
+    window = Window(last_step=last, final=True)
+    screens = [s for s in await RunEvidence(state, window).screens(last, ("pre", "post")) if s is not None]
+    screens.append(EvidenceScreen(step=None, screen="final", view=screen.view))
     judged, unmet = await model_verdicts(
-        state, [i for i in end_items if i.probe is None], entry="final", attempt_id=attempt_id,
-        checkpoint_id=FINAL, anchor_step=len(state.steps) or None,
-        history=recent_history(state),
-        images=(image,), screen=screen.view, note=_ledger_note(state) + "\nThe final screen is attached.",
+        state, [i for i in end_items if i.probe is None] + [state.goal_item], window=window,
+        attempt_id=attempt_id, checkpoint_id=FINAL, anchor_step=last or None, history=recent_history(state),
+        images=(image,), screen=screen.view, screens=tuple(screens),
+        note=_ledger_note(state) + "\nThe final screen is attached.",
     )
     return verdicts + judged, unmet
 
@@ -121,7 +158,9 @@ def send_back(state: RunState) -> bool:
     """Send the operator back with findings when verify items (never asserts) are unmet and attempts,
     steps and time remain; reopens the subgoals concerned."""
     unmet = unmet_verify(state.all_items(), state.ledger, state.plan)
-    if not unmet and not state.unmet_subgoals:
+    goal = current_verdicts(state.ledger).get(state.goal_item.key)
+    goal_failed = goal is not None and goal.status == "failed"
+    if not unmet and not state.unmet_subgoals and not goal_failed:
         return False
     if (state.final_attempts >= state.config.final_check_max_attempts or not state.budget_left
             or state.stop or state.deadline_passed()):
@@ -140,6 +179,8 @@ def send_back(state: RunState) -> bool:
         if subgoal.text.casefold() in wanted:
             reopen.add(subgoal.key)
             state.findings[f"goal:{subgoal.key}"] = f"final check: not achieved for the goal: {subgoal.text}"
+    if goal_failed and goal is not None:
+        state.findings[f"goal:{state.goal_item.key}"] = finding_text(goal)
     for key in reopen:
         found = plan.subgoal(key)
         if found is not None and found.done:

@@ -24,6 +24,7 @@ from pytest_artemis.store.journal import RunHeader, RunJournal
 from .breakers import Breakers
 from .config import RunConfig
 from .observer import RunObserver
+from .screens import RecordedScreens
 from .vacuity import Vacuity
 
 if TYPE_CHECKING:
@@ -68,6 +69,16 @@ class RunState:
     final_attempts: int = 0
     turn_kind: TurnKind = "act"
     usage: Usage = field(default_factory=Usage)
+    screens: RecordedScreens = field(init=False)
+    """The recorded screens verdicts may cite (grounding)."""
+
+    def __post_init__(self) -> None:
+        self.screens = RecordedScreens(self.journal.dir, self.ocr)
+
+    @property
+    def goal_item(self) -> CheckItem:
+        """The original goal as a ledger item of its own, judged by the final check."""
+        return CheckItem(kind="goal", text=self.spec.goal, when="end")
 
     @property
     def run_id(self) -> str:

@@ -1,52 +1,46 @@
-"""The vacuity check: a probe-backed check that already holds before the agent acts proves nothing."""
+"""The vacuity check, per fact: a probe check whose judgement and matched values did not change proves
+nothing about what the agent did."""
 
 from __future__ import annotations
 
-from pydantic import JsonValue
+from pytest_artemis.contracts import CheckItem, VerdictStatus
+from pytest_artemis.probes import ProbeJudgement
 
-from pytest_artemis.contracts import CheckItem, ProbeResult, VerdictStatus
+VACUOUS_REASON = "already true before the run, and the checked fact did not change"
 
-VACUOUS_REASON = "already true before the run"
+Fact = tuple[bool, tuple[str, ...]]
+"""What a check rests on: its predicate's judgement and the normalised values it matched."""
 
 
-def _state(result: ProbeResult) -> JsonValue:
-    """The probed state: the parsed output when the probe parses, else the raw text."""
-    return result.parsed if result.parsed is not None else result.raw
+def fact(judgement: ProbeJudgement) -> Fact:
+    return (judgement.passed and judgement.conclusive, tuple(judgement.facts))
 
 
 class Vacuity:
     """Baselines of every probe-backed item, taken before the first operator turn.
 
-    An item whose check already held is vacuous; its ``passed`` verdicts become ``unchecked``
-    ("already true before the run") unless its probed state was seen to change during the run.
+    A check is vacuous when it already held before the run and its fact — the predicate's judgement and
+    the values it matched — is the same when it is judged, whatever else in the probe output changed
+    (an unrelated contact added, another alarm toggled). Its ``passed`` verdicts become ``unchecked``.
     """
 
     def __init__(self) -> None:
-        self._baseline: dict[str, JsonValue] = {}
-        self._vacuous: set[str] = set()
-        self._changed: set[str] = set()
+        self._baseline: dict[str, Fact] = {}
 
-    def baseline(self, item: CheckItem, result: ProbeResult, held: bool) -> None:
-        """Record the pre-run state of ``item``'s probe and whether its check already held."""
-        self._baseline[item.key] = _state(result)
-        if held:
-            self._vacuous.add(item.key)
+    def baseline(self, item: CheckItem, judgement: ProbeJudgement) -> None:
+        """Record the pre-run fact of ``item``'s check."""
+        self._baseline[item.key] = fact(judgement)
 
-    def observe(self, item: CheckItem, result: ProbeResult) -> None:
-        """Note a later probe of ``item``: a state different from the baseline is a change."""
-        if item.key in self._baseline and _state(result) != self._baseline[item.key]:
-            self._changed.add(item.key)
+    def held_before(self, item: CheckItem) -> bool:
+        known = self._baseline.get(item.key)
+        return known is not None and known[0]
 
-    def is_vacuous(self, item: CheckItem) -> bool:
-        return item.key in self._vacuous
+    def is_vacuous(self, item: CheckItem, judgement: ProbeJudgement) -> bool:
+        """Whether this judgement of ``item`` rests on the very fact that already held before the run."""
+        return self.held_before(item) and fact(judgement) == self._baseline[item.key]
 
-    @property
-    def watched(self) -> frozenset[str]:
-        """Keys of vacuous items whose state has not changed yet (worth re-probing after steps)."""
-        return frozenset(self._vacuous - self._changed)
-
-    def adjust(self, item: CheckItem, status: VerdictStatus) -> tuple[VerdictStatus, str]:
+    def adjust(self, item: CheckItem, status: VerdictStatus, judgement: ProbeJudgement) -> tuple[VerdictStatus, str]:
         """The status a probe verdict may keep, and the reason when vacuity downgraded it."""
-        if status == "passed" and item.key in self._vacuous and item.key not in self._changed:
+        if status == "passed" and self.is_vacuous(item, judgement):
             return "unchecked", VACUOUS_REASON
         return status, ""

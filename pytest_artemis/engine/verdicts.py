@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 
-from pytest_artemis.contracts import CheckItem, CheckVerdict, VerdictSource, VerdictStatus
+from pytest_artemis.contracts import CheckItem, CheckVerdict, Citation, VerdictSource, VerdictStatus
 
 
 def make_verdict(
@@ -21,6 +21,7 @@ def make_verdict(
     reason: str = "",
     suggestion: str = "",
     vacuous: bool = False,
+    citation: Citation | None = None,
 ) -> CheckVerdict:
     """A ledger entry for ``item``; ``finished_at`` is now."""
     return CheckVerdict(
@@ -37,6 +38,7 @@ def make_verdict(
         checkpoint_id=checkpoint_id,
         anchor_step=anchor_step,
         vacuous=vacuous,
+        citation=citation,
         started_at=started_at,
         finished_at=time.time(),
     )

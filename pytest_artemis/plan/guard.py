@@ -5,7 +5,7 @@
   ``@end`` line (a line that moved along with a reworded subgoal counts as kept). Additions are kept.
 * ``guard_planner_write``: the planner may revise or remove lines it generated itself; every other line
   is restored as above, and the user's marker checks are placed again (``place_checks``).
-* ``place_checks``: make sure every given item appears in the plan, at a deterministic place.
+* ``place_checks``: put every given (user) item in the plan at the place the documented rule gives it.
 
 Every function is idempotent: guarding the guarded plan again restores nothing.
 """
@@ -76,6 +76,8 @@ def _restore(current: Plan, proposed: Plan, protect: Callable[[CheckLine], bool]
     )
     for index, line in orphans:
         ending = CheckLine(subgoal=None, kind=line.kind, when="end", text=line.text)
+        if not protect(ending):
+            continue  # it would become a line the caller places itself (a user check)
         if moved[_sig(line)] > 0:
             moved[_sig(line)] -= 1
         elif kept[ending] > 0:
@@ -94,7 +96,8 @@ def guard_operator_write(
     ``protected`` are user marker items that must appear in the result whatever the plans say
     (placed with ``place_checks``); lines placed for them are reported in ``restored`` too.
     """
-    result = _restore(current, proposed, lambda _line: True)
+    user_sigs = {_sig(i) for i in protected}
+    result = _restore(current, proposed, lambda line: _sig(line) not in user_sigs)
     return _place_into(result, protected)
 
 
@@ -141,33 +144,47 @@ def _hinted(plan: Plan, hint: str | None) -> Subgoal | None:
     return exact or next((s for s in plan.subgoals if wanted in s.text.casefold()), None)
 
 
-def _target(plan: Plan, item: CheckItem) -> tuple[bool, str | None]:
-    """Where ``item`` belongs: (found_somewhere_acceptable, subgoal key to add it under, None = task)."""
-    sig = _sig(item)
+def _owner(plan: Plan, item: CheckItem) -> Subgoal | None:
+    """Where a user's item belongs by the documented rule (None = task level)."""
     owner = plan.subgoal(item.subgoal) if item.subgoal else None
     owner = owner or _hinted(plan, item.subgoal_hint)
-    if owner is not None:
-        return any(_sig(c) == sig for c in owner.checks), owner.key
-    if any(_sig(line) == sig for line in plan.check_lines()):
-        return True, None
-    if item.when == "complete" and plan.subgoals:
-        return False, plan.subgoals[-1].key
-    return False, None
+    if owner is None and item.when == "complete" and plan.subgoals:
+        owner = plan.subgoals[-1]
+    return owner
+
+
+def _moved(plan: Plan, sig: _Sig, owner: str | None) -> Plan:
+    """``plan`` with every line saying ``sig`` (at least one) under ``owner`` (None = task level)."""
+    copies = max(1, sum(1 for line in plan.check_lines() if _sig(line) == sig))
+    line = PlanCheck(kind=sig[0], when=sig[1], text=sig[2])  # type: ignore[arg-type]
+
+    def keep(checks: tuple[PlanCheck, ...], here: bool) -> tuple[PlanCheck, ...]:
+        others = tuple(c for c in checks if _sig(c) != sig)
+        if not here:
+            return others
+        first = next((i for i, c in enumerate(checks) if _sig(c) == sig), len(others))
+        return others[:first] + (line,) * copies + others[first:]
+
+    subgoals = tuple(Subgoal(text=s.text, status=s.status, checks=keep(s.checks, s.key == owner))
+                     for s in plan.subgoals)
+    return Plan(subgoals=subgoals, task_checks=keep(plan.task_checks, owner is None))
 
 
 def place_checks(plan: Plan, items: Sequence[CheckItem]) -> Plan:
-    """``plan`` with every item present, idempotently.
+    """``plan`` with every item placed by the documented rule, whatever the plan's author wrote.
 
     Placement: under the subgoal with the item's ``subgoal`` key, else under the subgoal whose text
-    equals (case-insensitively), else contains, the item's ``subgoal_hint``; else it is left where the
-    plan already has it (same kind, timing and text anywhere); else a ``complete`` item goes under the
-    last subgoal and an ``end`` item (or any item of a plan without subgoals) becomes task-level.
+    equals (case-insensitively), else contains, the item's ``subgoal_hint``; else a ``complete`` item goes
+    under the last subgoal, and an ``end`` item (or any item of a plan without subgoals) is task-level.
+    Copies of the line anywhere else are moved there. Idempotent.
     """
+    seen: set[_Sig] = set()
     for item in items:
-        present, key = _target(plan, item)
-        if not present:
-            line = CheckLine(subgoal=key, kind=item.kind, when=item.when, text=normalize_text(item.text))
-            plan = _with_lines(plan, [line])
+        if _sig(item) in seen:  # the same check declared twice: the first declaration places it
+            continue
+        seen.add(_sig(item))
+        owner = _owner(plan, item)
+        plan = _moved(plan, _sig(item), owner.key if owner else None)
     return plan
 
 

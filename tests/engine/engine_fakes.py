@@ -10,7 +10,13 @@ from pathlib import Path
 from PIL import Image
 
 from pytest_artemis import probes
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision, PlanReply
+from pytest_artemis.agents.schemas import (
+    CheckReport,
+    CitationClaim,
+    ModelVerdict,
+    OperatorDecision,
+    PlanReply,
+)
 from pytest_artemis.contracts import Bounds, CheckItem, Finish, ProbeResult, ProbeSpec, TaskSpec, UIElement
 from pytest_artemis.device import Capture, DeviceInfo, DeviceUnavailable, Hierarchy
 from pytest_artemis.device.probe_table import builtin_probes
@@ -122,10 +128,25 @@ def make_journal(root: Path, spec: TaskSpec, run_id: str = "run-1") -> RunJourna
 Turn = OperatorDecision | Callable[[ScriptedRequest], object]
 
 
+def cite(request: ScriptedRequest) -> CitationClaim | None:
+    """A citation of something really on the newest citable screen of the request (its first labelled
+    element), or None when the request offers no such screen."""
+    for screen in reversed(request.screens):
+        element = next((e for e in screen.view.elements if e.label), None)
+        if element is not None:
+            return CitationClaim(step=screen.step, screen=screen.screen, element=element.index,
+                                 quote=element.label)
+    return None
+
+
+def cited(request: ScriptedRequest, item: CheckItem, status: str, evidence: str) -> ModelVerdict:
+    """One verdict citing what ``cite`` finds (a plumbing checker's honest-looking reference)."""
+    return ModelVerdict(item=item.text, status=status, evidence=evidence, citation=cite(request))  # type: ignore[arg-type]
+
+
 def passing_checker(request: ScriptedRequest) -> CheckReport:
-    """Passes every item it is asked about, with concrete-looking evidence."""
-    return CheckReport(verdicts=[ModelVerdict(item=i.text, status="passed",
-                                              evidence=f"step {request.turn} post screenshot shows it")
+    """Passes every item it is asked about (the goal included), citing a recorded screen."""
+    return CheckReport(verdicts=[cited(request, i, "passed", f"step {request.turn} post screen shows it")
                                  for i in request.checks])
 
 

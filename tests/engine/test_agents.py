@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from pytest_artemis.agents.checker import (
     Checker,
     CheckRequest,
     apply_rules,
     checker_tools,
+    match_verdicts,
     may_proceed,
 )
 from pytest_artemis.agents.prompts import Scenario, checker_system, operator_system, planner_system
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, ToolRequest
+from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, ToolRequest
 from pytest_artemis.contracts import CheckItem
 from pytest_artemis.device.probe_table import ProbeKind, builtin_probes
 from pytest_artemis.engine.verdicts import make_verdict
@@ -25,19 +24,22 @@ ASSERT = CheckItem(kind="assert", text="A toast appears after saving")
 CHECK_SYNTAX = ("verify:", "assert:", "@end", "verify", "assert")
 
 
-def test_failed_with_vague_evidence_is_inconclusive():
-    judged = apply_rules(VERIFY, ModelVerdict(item=VERIFY.text, status="failed", evidence="not done"))
-    assert (judged.status, judged.reason) == ("inconclusive", "failed with vague evidence")
-    concrete = apply_rules(VERIFY, ModelVerdict(item=VERIFY.text, status="failed",
-                                                evidence="step 4 post screenshot lists only 8:30 AM"))
-    assert concrete.status == "failed"
-
-
-@pytest.mark.parametrize("status", ["passed", "failed"])
-def test_missing_evidence_is_inconclusive(status):
-    judged = apply_rules(ASSERT, ModelVerdict(item=ASSERT.text, status=status, evidence="  "))
-    assert judged.status == "inconclusive" and "missing evidence" in judged.reason
+def test_rules_keep_the_status_and_the_claim_for_grounding_never_judge_prose():
+    claim = CitationClaim(step=4, screen="post", quote="7:30 AM")
+    judged = apply_rules(VERIFY, ModelVerdict(item=VERIFY.text, status="passed", evidence="", citation=claim))
+    assert (judged.status, judged.claim) == ("passed", claim)
     assert apply_rules(ASSERT, None).status == "inconclusive"
+
+
+def test_conflicting_verdicts_for_one_item_are_all_kept_inconclusive():
+    said = [ModelVerdict(item=VERIFY.text, status="passed", evidence="a"),
+            ModelVerdict(item=" the alarm LIST shows 7:30 am", status="failed", evidence="b"),
+            ModelVerdict(item=ASSERT.text, status="passed", evidence="c"),
+            ModelVerdict(item=ASSERT.text, status="passed", evidence="d")]
+    judged = match_verdicts([VERIFY, ASSERT], said)
+    assert [(j.item.kind, j.status, j.evidence) for j in judged] == [
+        ("verify", "inconclusive", "a"), ("verify", "inconclusive", "b"), ("assert", "passed", "c")]
+    assert all("conflicting verdicts in one reply (passed vs failed)" in j.reason for j in judged[:2])
 
 
 def test_proceed_is_computed_from_verdicts_never_from_the_model():
@@ -74,10 +76,10 @@ def test_checker_is_told_the_sessions_probe_kinds():
 
 def test_checker_refuses_an_unregistered_tool_and_serves_registered_ones():
     class Evidence:
-        def step_detail(self, step):
+        async def step_detail(self, step):
             return f"detail of step {step}"
 
-        def step_screenshot(self, step, which):
+        async def step_screenshot(self, step, which):
             return None
 
         def plan(self):

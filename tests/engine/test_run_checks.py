@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from engine_fakes import mark, passing_checker, run, script, setting_item, step_marking
+from engine_fakes import cited, mark, passing_checker, run, script, setting_item, step_marking
 
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision
+from pytest_artemis.agents.schemas import CheckReport, OperatorDecision
 from pytest_artemis.contracts import CheckItem, Tap, TaskSpec, Wait
 from pytest_artemis.plan import subgoal_key
 from pytest_artemis.store.reader import read_run
@@ -41,9 +41,9 @@ def test_every_same_turn_completion_is_checkpointed(tmp_path, phone):
     model = script(f"- [ ] {WIFI}\n- [ ] {BT}\n",
                    [step_marking(WIFI, BT, actions=(Tap(element=0), Tap(element=1)))])
     outcome, run_dir = run(tmp_path, spec, phone, model)
-    got = {(v.checkpoint_id, v.anchor_step, v.status) for v in read_run(run_dir).verdicts}
+    got = {(v.checkpoint_id, v.anchor_step, v.status) for v in read_run(run_dir).verdicts if v.kind != "goal"}
     assert got == {(subgoal_key(WIFI), 1, "passed"), (subgoal_key(BT), 1, "passed")}
-    assert outcome.tests.passed == 2 and outcome.task.status == "completed"
+    assert outcome.tests.passed == 3 and outcome.task.status == "completed"  # the goal's verdict too
 
 
 def remark_when_reopened(request):
@@ -76,7 +76,7 @@ def test_assert_failure_is_recorded_only(tmp_path, phone):
     outcome, run_dir = run(tmp_path, spec, phone, model)
     assert [v.status for v in verdicts_of(run_dir, check.text)] == ["failed"]
     assert not any("[/]" in plan for plan in read_run(run_dir).plans)
-    assert outcome.task.status == "completed" and outcome.tests.failed == 1 and outcome.tests.passed == 1
+    assert outcome.task.status == "completed" and outcome.tests.failed == 1 and outcome.tests.passed == 2
 
 
 def test_halt_policy_stops_the_run_on_a_failed_assert(tmp_path, phone):
@@ -94,8 +94,7 @@ def test_a_stale_verdict_is_recorded_but_not_applied(tmp_path, phone):
 
     async def slow_failing(request):
         await asyncio.sleep(0.4)
-        return CheckReport(verdicts=[ModelVerdict(item=item.text, status="failed",
-                                                  evidence="step 1 post screenshot shows the switch OFF")])
+        return CheckReport(verdicts=[cited(request, item, "failed", "step 1 post screen shows the switch OFF")])
 
     reword = lambda request: OperatorDecision(  # noqa: E731
         decision="reword", actions=[Wait(ms=150)],
@@ -136,7 +135,7 @@ def test_lying_operator_ends_blocked_never_completed(tmp_path, phone):
         plan=request.plan.replace("[ ]", "[x]").replace("[/]", "[x]"))
     model = script(f"- [ ] {WIFI}\n- [ ] {LATER}\n", [], after=liar)
     outcome, _ = run(tmp_path, spec, phone, model)
-    assert outcome.task.status == "blocked" and outcome.tests.passed == 0
+    assert outcome.task.status == "blocked" and outcome.task.unmet == (verify.text,)
     assert phone.settings["wifi_on"] == "0" and phone.taps == []
 
 
@@ -149,7 +148,7 @@ def test_guard_restores_check_lines_the_operator_deleted(tmp_path, phone):
     record = read_run(run_dir)
     assert "guard_restored" in record.steps[0].flags
     assert f"verify: {verify.text}" in record.plans[-1] and f"- [x] {WIFI}" in record.plans[-1]
-    assert outcome.tests.passed == 1
+    assert outcome.tests.passed == 2
 
 
 def test_complete_item_true_now_but_without_history_is_not_passed(tmp_path, phone):
@@ -158,7 +157,7 @@ def test_complete_item_true_now_but_without_history_is_not_passed(tmp_path, phon
     model = script(f"- [ ] {WIFI}\n", [OperatorDecision(decision="tap", actions=[Tap(element=0)])])
     outcome, _ = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(item,)), phone, model)
     assert phone.settings["wifi_on"] == "1"
-    (summary,) = outcome.tests.items
+    summary = next(i for i in outcome.tests.items if i.kind == "assert")
     assert summary.status == "unchecked" and "never marked done" in summary.reason
     assert not any(item in r.checks for r in model.requests if r.role == "checker")
 
@@ -169,10 +168,11 @@ END = CheckItem(kind="assert", when="end", text="No crash dialog is shown")
 
 
 @pytest.mark.parametrize(("midway", "final", "expected"), [
-    (False, False, {VERIFY.text: "unchecked", TOAST.text: "unchecked", END.text: "unchecked"}),
-    (False, True, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "passed"}),
+    (False, False, {VERIFY.text: "unchecked", TOAST.text: "unchecked", END.text: "unchecked",
+                    "Turn on Wi-Fi": "unchecked"}),
+    (False, True, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "passed", "Turn on Wi-Fi": "passed"}),
     (True, False, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "unchecked"}),
-    (True, True, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "passed"}),
+    (True, True, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "passed", "Turn on Wi-Fi": "passed"}),
 ])
 def test_four_switch_combinations(tmp_path, phone, midway, final, expected):
     spec = TaskSpec(goal="Turn on Wi-Fi", checks=(VERIFY, TOAST, END))

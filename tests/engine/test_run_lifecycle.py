@@ -9,6 +9,7 @@ from engine_fakes import FakePhone, run, script, setting_item, step_marking
 from pytest_artemis.agents.schemas import OperatorDecision
 from pytest_artemis.contracts import Tap, TaskSpec, Wait
 from pytest_artemis.engine import NullObserver
+from pytest_artemis.engine.vacuity import VACUOUS_REASON
 from pytest_artemis.models import ModelUnavailable
 from pytest_artemis.store.reader import read_run
 from pytest_artemis.testing import ScriptedModel
@@ -30,25 +31,26 @@ def test_every_turn_is_recorded_refused_and_failed_ones_too(tmp_path, phone):
     assert "finish_claimed" in steps[2].flags and outcome.stop_reason == "finish claimed"
 
 
-def test_vacuous_probe_check_cannot_pass_unless_its_state_changed(tmp_path):
+def test_vacuous_probe_check_cannot_pass_unless_its_fact_changed(tmp_path):
     phone = FakePhone(wifi_on="1")  # already true before the agent does anything
     verify = setting_item(hint=WIFI)
     model = script(f"- [ ] {WIFI}\n", [step_marking(WIFI)])
     outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(verify,)), phone, model)
-    (summary,) = outcome.tests.items
-    assert (summary.status, summary.reason) == ("unchecked", "already true before the run")
-    assert all(v.vacuous for v in read_run(run_dir).verdicts)
+    summary = next(i for i in outcome.tests.items if i.kind == "verify")
+    assert (summary.status, summary.reason) == ("unchecked", VACUOUS_REASON)
+    assert all(v.vacuous for v in read_run(run_dir).verdicts if v.kind == "verify")
     assert outcome.task.status != "completed"
 
 
-def test_vacuous_check_passes_when_the_run_really_changed_the_state(tmp_path):
+def test_a_fact_toggled_and_restored_is_still_vacuous(tmp_path):
     phone = FakePhone(wifi_on="1")
     verify = setting_item(hint=WIFI)
     toggle = OperatorDecision(decision="switch off first", actions=[Tap(element=0)])
     model = script(f"- [ ] {WIFI}\n", [toggle, step_marking(WIFI, actions=(Tap(element=0),))])
-    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(verify,)), phone, model)
-    assert outcome.tests.passed == 1 and outcome.task.status == "completed"
-    assert read_run(run_dir).verdicts[0].vacuous is True
+    outcome, _ = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(verify,)), phone, model, final_check=False)
+    assert phone.settings["wifi_on"] == "1" and len(phone.taps) == 2
+    assert next(i for i in outcome.tests.items if i.kind == "verify").status == "unchecked"
+    assert outcome.task.status != "completed"
 
 
 def test_same_finding_breaker_blocks_the_run(tmp_path, phone):

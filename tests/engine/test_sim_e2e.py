@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from engine_fakes import cited
 
 from pytest_artemis import probes
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision, PlanReply
+from pytest_artemis.agents.schemas import CheckReport, OperatorDecision, PlanReply
 from pytest_artemis.contracts import CheckItem, Finish, Scroll, Tap, TaskSpec, TypeText, Wait
 from pytest_artemis.device import AdbDevice
 from pytest_artemis.engine import RunConfig, run_task
@@ -58,9 +59,8 @@ def alarm_operator(request: ScriptedRequest, *, idle_turns: int = 0) -> Operator
 
 def alarm_checker(request: ScriptedRequest) -> CheckReport:
     """Passes model-judged items, quoting the evidence it was given (step screenshots, final screen)."""
-    verdicts = [ModelVerdict(item=item.text, status="passed",
-                             evidence=f"seen in the recorded steps: {len(request.history)} step summaries "
-                                      f"and {sum(len(m.images) for m in request.messages)} screenshots")
+    verdicts = [cited(request, item, "passed", f"seen in the recorded steps: {len(request.history)} step "
+                      f"summaries and {len(request.screens)} citable screens")
                 for item in request.checks]
     return CheckReport(verdicts=verdicts)
 
@@ -96,7 +96,7 @@ def test_create_alarm_scripted_run_passes(server, tmp_path):
 
     assert outcome.execution == "finished", outcome
     assert outcome.task.status == "completed", outcome.task
-    assert (outcome.tests.passed, outcome.tests.failed, outcome.tests.unchecked) == (3, 0, 0)
+    assert (outcome.tests.passed, outcome.tests.failed, outcome.tests.unchecked) == (4, 0, 0)  # + the goal
     verify = next(i for i in outcome.tests.items if i.text == VERIFY.text)
     assert "07:30" in verify.evidence and "dumpsys alarm" in verify.evidence
     assert (7, 30, True, "") in server.phone(server.serials[0]).state.alarms

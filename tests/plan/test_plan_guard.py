@@ -125,14 +125,14 @@ def test_planner_cannot_weaken_a_user_check():
     assert check_items_changed(proposed, result.plan)
 
 
-def test_place_checks_by_hint_then_existing_place_then_defaults():
+def test_place_checks_by_the_documented_rule_whatever_the_planner_wrote():
     plan = parse_plan(
         "- [ ] Open Settings\n- [ ] Turn Wi-Fi on\n  - verify: planner put this here\n- [ ] Go home\n"
     )
     items = [
         CheckItem(kind="verify", text="Wi-Fi toggle is on", subgoal_hint="turn wi-fi ON"),  # equality
         CheckItem(kind="assert", text="Settings opened", subgoal_hint="settings"),  # substring
-        CheckItem(kind="verify", text="planner put this here"),  # already in the plan
+        CheckItem(kind="verify", text="planner put this here"),  # the planner's place does not count
         CheckItem(kind="verify", text="Home screen visible"),  # complete -> last subgoal
         CheckItem(kind="assert", text="No crash", when="end"),  # end -> task level
         CheckItem(kind="verify", text="No match hint", subgoal_hint="bluetooth"),  # bad hint -> default
@@ -142,9 +142,9 @@ def test_place_checks_by_hint_then_existing_place_then_defaults():
         "- [ ] Open Settings\n"
         "  - assert: Settings opened\n"
         "- [ ] Turn Wi-Fi on\n"
-        "  - verify: planner put this here\n"
         "  - verify: Wi-Fi toggle is on\n"
         "- [ ] Go home\n"
+        "  - verify: planner put this here\n"
         "  - verify: Home screen visible\n"
         "  - verify: No match hint\n"
         "- assert@end: No crash\n"
@@ -159,6 +159,13 @@ def test_place_checks_prefers_exact_hint_and_handles_a_plan_without_subgoals():
     assert place_checks(plan, [item]).subgoals[1].checks[0].text == "7:30 listed"
     empty = place_checks(parse_plan(""), [item])
     assert empty.task_checks[0].text == "7:30 listed" and empty.task_checks[0].when == "complete"
+
+
+def test_place_checks_moves_an_end_item_the_planner_nested():
+    plan = parse_plan("- [ ] Save\n  - assert@end: No crash\n- [ ] Done\n")
+    item = CheckItem(kind="assert", text="No crash", when="end")
+    placed = place_checks(plan, [item])
+    assert render_plan(placed) == "- [ ] Save\n- [ ] Done\n- assert@end: No crash\n"
 
 
 def test_plan_check_items_keep_user_identity_and_owner_keys():

@@ -1,0 +1,168 @@
+"""Grounding: a model verdict's citation is checked mechanically against what the harness recorded."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pytest_artemis.agents.schemas import CitationClaim
+from pytest_artemis.contracts import CheckItem, Citation, ScreenView, UIElement
+
+from .screens import RecordedScreens
+
+_BOOL = {"true": True, "on": True, "yes": True, "1": True, "false": False, "off": False, "no": False, "0": False}
+_FLAGS = {"checked": "checked", "selected": "selected", "enabled": "enabled", "focused": "focused",
+          "clickable": "clickable", "checkable": "checkable", "scrollable": "scrollable",
+          "long-clickable": "long_clickable", "focusable": "focusable", "password": "password"}
+_TEXTS = {"text": "text", "content-desc": "content_desc", "desc": "content_desc", "resource-id": "resource_id",
+          "id": "resource_id", "label": "label"}
+
+
+def normalise(text: str) -> str:
+    """Text as citations are matched: compatibility forms, case, punctuation and spacing folded away."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join(re.sub(r"[\W_]+", " ", folded).split())
+
+
+def contains(haystack: str, needle: str) -> bool:
+    """Whether normalised ``needle`` occurs in normalised ``haystack`` on word boundaries."""
+    hay, pin = f" {normalise(haystack)} ", f" {normalise(needle)} "
+    return len(pin.strip()) > 0 and pin in hay
+
+
+@dataclass(frozen=True)
+class Window:
+    """What a verdict may cite: steps up to ``last_step`` (the anchor at a checkpoint), and the final
+    screens only at the final entry."""
+
+    last_step: int
+    final: bool = False
+    anchor: int | None = None
+
+
+@dataclass(frozen=True)
+class ProbeOutput:
+    """A probe the checker ran in this judgement, and its raw output."""
+
+    kind: str
+    raw: str
+
+
+def _bounds(e: UIElement) -> tuple[int, int, int, int]:
+    b = e.bounds
+    return (b.left, b.top, b.right, b.bottom)
+
+
+def _where(claim: CitationClaim) -> str:
+    return "the final screen" if claim.screen == "final" else f"step {claim.step} {claim.screen}-screen"
+
+
+def _found(claim: CitationClaim, view: ScreenView, element: UIElement | None, *, visual: bool = False) -> Citation:
+    return Citation(step=claim.step, screen=claim.screen, quote=claim.quote, element=claim.element,
+                    attribute=claim.attribute, visual=visual, found=True,
+                    found_in="screenshot" if visual or element is None else element.source,
+                    screenshot=view.screenshot, bounds=_bounds(element) if element is not None else None)
+
+
+def _attribute_holds(element: UIElement, attribute: str) -> str:
+    """Empty when ``name=value`` holds for the element, else why not."""
+    name, sep, value = attribute.partition("=")
+    name, value = name.strip().casefold().replace("_", "-"), value.strip()
+    if not sep or not name:
+        return f"attribute {attribute!r} is not name=value"
+    if name in _FLAGS:
+        wanted = _BOOL.get(value.casefold())
+        if wanted is None:
+            return f"attribute {attribute!r} needs true or false"
+        actual = bool(getattr(element, _FLAGS[name]))
+        return "" if actual == wanted else f"it is {name}={'true' if actual else 'false'}"
+    if name in _TEXTS:
+        actual_text = element.label if name == "label" else str(getattr(element, _TEXTS[name]))
+        return "" if value and contains(actual_text, value) else f"its {name} is {actual_text!r}"
+    return f"unknown attribute {name!r} (use text, content-desc, resource-id, checked, selected, enabled, …)"
+
+
+def _by_element(claim: CitationClaim, view: ScreenView) -> tuple[Citation | None, str]:
+    element = next((e for e in view.elements if e.index == claim.element), None)
+    if element is None:
+        return None, f"element [{claim.element}] is not on {_where(claim)} ({len(view.elements)} elements)"
+    if not claim.attribute and not claim.quote:
+        return None, f"element [{claim.element}] cited without the attribute or text the verdict relies on"
+    if claim.attribute and (why := _attribute_holds(element, claim.attribute)):
+        return None, f"element [{claim.element}] on {_where(claim)} does not show {claim.attribute!r}: {why}"
+    if claim.quote and not contains(element.label, claim.quote):
+        return None, (f"quoted {claim.quote!r} not found in element [{claim.element}] on {_where(claim)} "
+                      f"(it reads {element.label!r})")
+    return _found(claim, view, element), ""
+
+
+def _by_quote(claim: CitationClaim, view: ScreenView) -> tuple[Citation | None, str]:
+    element = next((e for e in view.elements if contains(e.label, claim.quote)), None)
+    if element is not None:
+        return _found(claim, view, element), ""
+    sources = "hierarchy and OCR text" if any(e.source == "ocr" for e in view.elements) else "text"
+    return None, f"quoted {claim.quote!r} not found in {_where(claim)} {sources}"
+
+
+def _by_probe(claim: CitationClaim, probes: Sequence[ProbeOutput]) -> tuple[Citation | None, str]:
+    ran = [p for p in probes if p.kind.casefold() == claim.probe.strip().casefold()]
+    if not ran:
+        return None, f"probe {claim.probe!r} was not run in this judgement"
+    if not claim.quote:
+        return None, f"probe {claim.probe!r} cited without a quote of its output"
+    if not any(contains(p.raw, claim.quote) for p in ran):
+        return None, f"quoted {claim.quote!r} not found in the output of probe {claim.probe!r}"
+    return Citation(probe=claim.probe, quote=claim.quote, found=True, found_in="probe"), ""
+
+
+def _screen(claim: CitationClaim, window: Window, screens: RecordedScreens) -> tuple[ScreenView | None, str]:
+    if claim.screen == "final":
+        if not window.final:
+            return None, "the final screen cannot be cited here: a checkpoint judges from the recorded history"
+        finals = screens.finals()
+        return (finals[0], "") if finals else (None, "no final screen was recorded")
+    if claim.step is None:
+        return None, "the citation names no step"
+    if claim.step > window.last_step:
+        if window.anchor is not None:
+            return None, (f"step {claim.step} is after the anchor step {window.anchor}: this item is judged "
+                          f"from step {window.anchor} and earlier")
+        return None, f"step {claim.step} was never recorded (the run has {window.last_step} steps)"
+    view = screens.view(claim.step, claim.screen)
+    return (view, "") if view is not None else (None, f"{_where(claim)} was not recorded")
+
+
+def ground(
+    claim: CitationClaim | None, item: CheckItem, window: Window, screens: RecordedScreens,
+    probes: Sequence[ProbeOutput] = (),
+) -> tuple[Citation | None, str]:
+    """Resolve a verdict's citation; returns the resolved citation and, when it does not hold, why.
+
+    Blocking (a cited screen may need OCR once). The citation is kept even when not found, so the
+    ledger shows what was claimed.
+    """
+    if claim is None:
+        return None, "no citation: a verdict must cite a recorded screen (quote or element) or a probe"
+    unfound = Citation(step=claim.step, screen=claim.screen, quote=claim.quote, element=claim.element,
+                       attribute=claim.attribute, probe=claim.probe, visual=claim.visual)
+    if claim.probe:
+        found, why = _by_probe(claim, probes)
+        return found or unfound, why
+    view, why = _screen(claim, window, screens)
+    if view is None:
+        return unfound, why
+    if claim.element is not None:
+        found, why = _by_element(claim, view)
+    elif claim.quote and len(normalise(claim.quote)) >= 2:
+        found, why = _by_quote(claim, view)
+    elif claim.quote:
+        found, why = None, f"quote {claim.quote!r} is too short to identify anything"
+    else:
+        found, why = None, "the citation names a screen but no quote, element or probe"
+    if found is None and claim.visual and item.visual and view.screenshot is not None:
+        return _found(claim, view, None, visual=True), ""
+    if found is None and claim.visual and not item.visual:
+        why += "; a visual judgement counts only for checks declared visual=True"
+    return (found, "") if found is not None else (unfound, why)

@@ -1,0 +1,80 @@
+"""The run's recorded screens as citations index them: hierarchy elements, then OCR text when OCR is on."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_artemis.contracts import EvidenceScreen, ScreenView, ScreenWhich, UIElement
+from pytest_artemis.device.ocr import fuse_ocr
+from pytest_artemis.store.journal import SCREENS_DIR
+
+if TYPE_CHECKING:
+    from pytest_artemis.device.ocr import OcrEngine
+
+
+@dataclass
+class _Entry:
+    view: ScreenView
+    ocr_done: bool
+
+
+@dataclass
+class RecordedScreens:
+    """Every screen a checker may cite: each step's ``pre`` and ``post`` screen and the ``final`` ones.
+
+    A screen's elements are its recorded hierarchy (the ``pre`` screen's as the operator saw it, the
+    ``post`` screen's when that turn recorded one) with the OCR text of its screenshot fused in when the
+    run has an OCR engine. OCR of a screen nobody cites is never paid for: it runs on first use, once.
+    """
+
+    run_dir: Path
+    ocr: OcrEngine | None = None
+    _entries: dict[tuple[int, ScreenWhich], _Entry] = field(default_factory=dict)
+    _finals: list[_Entry] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def record(self, step: int, which: ScreenWhich, view: ScreenView, *, ocr_done: bool = False) -> None:
+        """Keep a step's screen (``view.elements`` are its hierarchy elements, indexed as listed)."""
+        with self._lock:
+            self._entries[(step, which)] = _Entry(view, ocr_done or self.ocr is None)
+
+    def record_final(self, view: ScreenView, *, ocr_done: bool = False) -> None:
+        """Keep a screen perceived at the final check (the live screen then)."""
+        with self._lock:
+            self._finals.append(_Entry(view, ocr_done or self.ocr is None))
+
+    def view(self, step: int, which: ScreenWhich) -> ScreenView | None:
+        """A step's screen with OCR text fused in (blocking: may run OCR once); None if never recorded."""
+        entry = self._entries.get((step, which))
+        return None if entry is None else self._complete(entry)
+
+    def finals(self) -> tuple[ScreenView, ...]:
+        """The final screens, newest first (blocking: may run OCR once each)."""
+        return tuple(self._complete(e) for e in reversed(self._finals))
+
+    def evidence(self, step: int | None, which: ScreenWhich) -> EvidenceScreen | None:
+        """One citable screen as the checker is shown it (``final``: the newest final screen)."""
+        if which == "final":
+            finals = self.finals()
+            return EvidenceScreen(step=step, screen="final", view=finals[0]) if finals else None
+        view = None if step is None else self.view(step, which)
+        return None if view is None else EvidenceScreen(step=step, screen=which, view=view)
+
+    def _complete(self, entry: _Entry) -> ScreenView:
+        with self._lock:
+            if entry.ocr_done or self.ocr is None or entry.view.screenshot is None:
+                return entry.view
+            path = self.run_dir / SCREENS_DIR / f"{entry.view.screenshot}.png"
+            words = self.ocr.read(path.read_bytes()) if path.exists() else []
+            entry.view = entry.view.model_copy(update={"elements": fuse_ocr(entry.view.elements, words)})
+            entry.ocr_done = True
+            return entry.view
+
+
+def post_view(sha: str | None, like: ScreenView, elements: tuple[UIElement, ...] = ()) -> ScreenView:
+    """A step's screen after its actions: its screenshot and (when dumped) its elements, sized like the
+    screen before."""
+    return ScreenView(screenshot=sha, width=like.width, height=like.height, elements=elements)
