@@ -1,77 +1,37 @@
-"""The demo checker: judges model-judged items only from the screenshots in its request, read by OCR.
+"""The demo checker: judges items only from the screens the harness recorded, and cites what it read.
 
-An item can be confirmed only through the on-screen text it quotes ('…' or "…"):
+It reads the "recorded screens" of its request (``request.screens``: each screen's hierarchy elements
+plus the OCR text of its screenshot, as the harness perceived them) and cites a step, a screen and a
+quote or an element for every passed or failed verdict, so the harness can find the evidence itself:
 
-* a positive item passes when every quoted text is read in one of the attached screenshots (the
-  anchored history at a checkpoint; the final screen at exit), and fails — naming what OCR did read —
-  when one is not there;
+* a positive item passes when every text it quotes ('…' or "…") is on one recorded screen, citing that
+  screen; it fails when a quoted text is on none of them, citing what the newest screen does show;
 * an item about something NOT appearing ("No 'keeps stopping' dialog appears") is judged only at the
-  final entry, on the final live screen: it passes when the quoted text is absent there;
-* an item that quotes nothing ("The screen looks darker"), or any item when OCR is not installed,
-  is ``inconclusive`` with evidence saying why — never a guess.
+  final entry, on the final screen: it passes when the quoted text is absent there;
+* the goal itself is judged on the final screen with the demo's recipes (an alarm time listed, a
+  contact's name shown, a settings switch in the wanted state); what they cannot read is inconclusive;
+* an item that quotes nothing ("The screen looks darker") is ``inconclusive`` — never a guess.
 
-rapidocr is imported lazily (``pip install 'pytest-artemis[ocr]'``); without it the demo still runs.
+Text that only the screenshot shows (a toast) is recorded only when the run has OCR on
+(``artemis_ocr = rapidocr`` in the examples' ``pytest.ini``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache
-from typing import Protocol
 
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, ToolRequest
-from pytest_artemis.contracts import CheckItem
+from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict
+from pytest_artemis.contracts import CheckItem, EvidenceScreen, UIElement
 from pytest_artemis.testing import ScriptedRequest
 
 _QUOTE = re.compile(r"(?<!\w)'([^']+?)'(?!\w)|\"([^\"]+?)\""
                     r"|\u2018([^\u2019]+)\u2019|\u201c([^\u201d]+)\u201d")
 _NEGATED = re.compile(r"^\s*(no|never|none)\b|\b(not|never|doesn't|does not|without)\b", re.IGNORECASE)
-_CAPTIONS = re.compile(r"Attached screenshots, in order: ([^.]*)\.")
-
-
-class _Reader(Protocol):
-    def __call__(self, image: bytes) -> tuple[str, ...]: ...
-
-
-@dataclass(frozen=True)
-class Shot:
-    """One screenshot of the request, with what it is (``step 2 post``, ``final screen``)."""
-
-    caption: str
-    lines: tuple[str, ...]
-
-
-@cache
-def _ocr_engine() -> _Reader | None:
-    """rapidocr, or None when the ``ocr`` extra is not installed."""
-    try:
-        from rapidocr import RapidOCR
-    except ImportError:
-        return None
-    engine = RapidOCR(params={"Global.log_level": "critical"})
-
-    def read(image: bytes) -> tuple[str, ...]:
-        return tuple(engine(image).txts or ())
-
-    return read
-
-
-_READ: dict[str, tuple[str, ...]] = {}
-
-
-def _read(reader: _Reader, image: bytes) -> tuple[str, ...]:
-    """OCR lines of an image (cached by content: the same screenshot is attached to several requests)."""
-    key = hashlib.sha256(image).hexdigest()
-    if key not in _READ:
-        _READ[key] = reader(image)
-    return _READ[key]
 
 
 def _norm(text: str) -> str:
-    """Letters and digits only, casefolded: OCR spacing and punctuation do not decide a match."""
+    """Letters and digits only, casefolded: spacing and punctuation do not decide a match."""
     return re.sub(r"[\W_]+", "", text.replace("\u2011", "-")).casefold()
 
 
@@ -80,73 +40,107 @@ def quotes(text: str) -> tuple[str, ...]:
     return tuple(next(g for g in m.groups() if g) for m in _QUOTE.finditer(text))
 
 
-def _shots(request: ScriptedRequest, reader: _Reader) -> list[Shot]:
-    """Every screenshot in the request, captioned from the engine's note (or the tool answer)."""
-    shots: list[Shot] = []
-    for message in request.messages:
-        if message.role != "user" or not message.images:
-            continue
-        found = _CAPTIONS.search(message.text)
-        names = [n.strip() for n in found.group(1).split(",")] if found else []
-        if not names:
-            names = ["final screen" if request.entry == "final" else "screenshot"] * len(message.images)
-        for name, image in zip(names, message.images, strict=False):
-            shots.append(Shot(name, _read(reader, image.data)))
-    return shots
+def _name(screen: EvidenceScreen) -> str:
+    return "final screen" if screen.screen == "final" else f"step {screen.step} {screen.screen}-screen"
 
 
-def _where(needle: str, shots: Sequence[Shot]) -> Shot | None:
-    return next((s for s in shots if _norm(needle) in _norm(" ".join(s.lines))), None)
+def _holding(needle: str, screen: EvidenceScreen) -> UIElement | None:
+    return next((e for e in screen.view.elements if _norm(needle) in _norm(e.label)), None)
 
 
-def _seen(shots: Sequence[Shot]) -> str:
-    lines = [line for s in shots for line in s.lines]
-    return "; ".join(lines[:12]) + (" …" if len(lines) > 12 else "") if lines else "no text at all"
+def _cite(screen: EvidenceScreen, element: UIElement, attribute: str = "") -> CitationClaim:
+    return CitationClaim(step=screen.step, screen=screen.screen, element=element.index,
+                         quote="" if attribute else element.label, attribute=attribute)
 
 
-def judge_item(item: CheckItem, entry: str | None, shots: Sequence[Shot]) -> ModelVerdict:
-    """One item's verdict from the OCR'd screenshots (see the module docstring for the rules)."""
+def _read(screen: EvidenceScreen) -> str:
+    labels = [e.label for e in screen.view.elements if e.label]
+    return "; ".join(labels[:10]) + (" …" if len(labels) > 10 else "") if labels else "no text"
+
+
+def _verdict(item: CheckItem, status: str, evidence: str, citation: CitationClaim | None = None) -> ModelVerdict:
+    return ModelVerdict(item=item.text, status=status, evidence=evidence, citation=citation)  # type: ignore[arg-type]
+
+
+def _first_text(screen: EvidenceScreen) -> UIElement | None:
+    return next((e for e in screen.view.elements if e.label.strip()), None)
+
+
+def _absence(item: CheckItem, said: Sequence[str], final: EvidenceScreen) -> ModelVerdict:
+    present = next(((q, e) for q in said if (e := _holding(q, final)) is not None), None)
+    if present is not None:
+        return _verdict(item, "failed", f"the final screen shows {present[1].label!r}", _cite(final, present[1]))
+    seen = _first_text(final)
+    if seen is None:
+        return _verdict(item, "inconclusive", "the final screen has no recorded text to read")
+    return _verdict(item, "passed", f"the final screen has no {said[0]!r} (it reads: {_read(final)})",
+                    _cite(final, seen))
+
+
+def judge_item(item: CheckItem, entry: str | None, screens: Sequence[EvidenceScreen]) -> ModelVerdict:
+    """One item's verdict from the recorded screens (see the module docstring for the rules)."""
     said = quotes(item.text)
-
-    def verdict(status: str, evidence: str) -> ModelVerdict:
-        return ModelVerdict(item=item.text, status=status, evidence=evidence)  # type: ignore[arg-type]
-
     if not said:
-        return verdict("inconclusive", "the item quotes no on-screen text, and the demo checker can only "
-                                       "confirm text it reads in the screenshots; not judged")
-    if not shots:
-        return verdict("inconclusive", "no screenshot was attached to this check; nothing to read")
-    names = ", ".join(s.caption for s in shots)
+        return _verdict(item, "inconclusive", "the item quotes no on-screen text, and the demo checker can "
+                                              "only confirm text it reads on the recorded screens")
+    if not screens:
+        return _verdict(item, "inconclusive", "no recorded screen was given to this check")
     if _NEGATED.search(item.text):
-        if entry != "final":
-            return verdict("inconclusive", "an absence can only be judged on the final screen; this "
-                                           f"checkpoint only has {names}")
-        final = shots[-1]
-        present = [q for q in said if _where(q, [final])]
-        if present:
-            return verdict("failed", f"OCR reads {present[0]!r} on the {final.caption}: {_seen([final])}")
-        return verdict("passed",
-                       f"OCR of the {final.caption} has no {said[0]!r} (it reads: {_seen([final])})")
-    missing = [q for q in said if _where(q, shots) is None]
-    if missing:
-        return verdict("failed", f"OCR of {names} does not read {missing[0]!r} (it reads: {_seen(shots)})")
-    places = "; ".join(f"{q!r} in the {_where(q, shots).caption} screenshot" for q in said)  # type: ignore[union-attr]
-    return verdict("passed", f"OCR reads {places}")
+        finals = [s for s in screens if s.screen == "final"]
+        if entry != "final" or not finals:
+            return _verdict(item, "inconclusive", "an absence can only be judged on the final screen")
+        return _absence(item, said, finals[-1])
+    for screen in reversed(screens):
+        found = [_holding(q, screen) for q in said]
+        if all(found):
+            return _verdict(item, "passed", f"{_name(screen)} shows {found[0].label!r}",  # type: ignore[union-attr]
+                            _cite(screen, found[0]))  # type: ignore[arg-type]
+    newest = screens[-1]
+    seen = _first_text(newest)
+    if seen is None:
+        return _verdict(item, "inconclusive", f"{_name(newest)} has no recorded text")
+    return _verdict(item, "failed", f"no recorded screen shows {said[0]!r} ({_name(newest)} reads: "
+                                    f"{_read(newest)})", _cite(newest, seen))
+
+
+def _switch_row(screen: EvidenceScreen, label: str) -> UIElement | None:
+    """The switch on the same row as the element labelled ``label``."""
+    title = next((e for e in screen.view.elements if _norm(e.label) == _norm(label)), None)
+    if title is None:
+        return None
+    row = (title.bounds.top + title.bounds.bottom) // 2
+    return next((e for e in screen.view.elements if e.checkable and e.bounds.top <= row < e.bounds.bottom), None)
+
+
+def judge_goal(item: CheckItem, screens: Sequence[EvidenceScreen]) -> ModelVerdict:
+    """The goal, on the final screen, by the demo's recipes; what they cannot read is inconclusive."""
+    from demo_agent import parse_goal  # the recipes live with the demo agent (imported on use)
+
+    finals = [s for s in screens if s.screen == "final"]
+    task = parse_goal(item.text)
+    if task is None or not finals or task.family == "brightness":
+        return _verdict(item, "inconclusive", "the demo checker has no way to read this goal on the screen")
+    final = finals[-1]
+    if task.family == "switch":
+        switch = _switch_row(final, task.target)
+        wanted = "true" if task.want_on else "false"
+        if switch is None:
+            return _verdict(item, "inconclusive", f"the final screen shows no {task.target!r} switch")
+        status = "passed" if switch.checked == task.want_on else "failed"
+        return _verdict(item, status, f"the {task.target!r} switch is {switch.label}",
+                        _cite(final, switch, f"checked={'true' if switch.checked else 'false'}"
+                              if status == "failed" else f"checked={wanted}"))
+    shown = _holding(task.target, final)
+    if shown is None:
+        return _verdict(item, "inconclusive", f"the final screen does not show {task.target!r} "
+                                              f"(it reads: {_read(final)})")
+    return _verdict(item, "passed", f"the final screen shows {shown.label!r}", _cite(final, shown))
 
 
 def check(request: ScriptedRequest) -> CheckReport:
-    """The checker role: verdicts for the request's items (or, at exit, first ask for the live screen)."""
+    """The checker role: verdicts for the request's items, each citing a recorded screen."""
     if not request.checks:
         return CheckReport()
-    reader = _ocr_engine()
-    if reader is None:
-        return CheckReport(verdicts=[
-            ModelVerdict(item=i.text, status="inconclusive",
-                         evidence="OCR is not installed (pip install 'pytest-artemis[ocr]'): the demo "
-                                  "checker cannot read the screenshots it was given; not judged")
-            for i in request.checks])
-    shots = _shots(request, reader)
-    asked = any(m.role == "assistant" for m in request.messages)
-    if request.entry == "final" and not shots and not asked:
-        return CheckReport(requests=[ToolRequest(tool="live_screen")])
-    return CheckReport(verdicts=[judge_item(i, request.entry, shots) for i in request.checks])
+    screens = request.screens
+    return CheckReport(verdicts=[judge_goal(i, screens) if i.kind == "goal" else
+                                 judge_item(i, request.entry, screens) for i in request.checks])

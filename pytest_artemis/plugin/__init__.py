@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from . import fixtures, markers, outcomes, timeout
+from . import fixtures, markers, outcomes, simfaults, timeout
 from .junit_xml import JunitShaper
 from .options import ArtemisOptions, add_options, options_key, resolve_config
 from .replay_summary import ReplaySummary
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 _PARTS = (
     (markers, "artemis.markers"),
     (fixtures, "artemis.fixtures"),
+    (simfaults, "artemis.simfaults"),
     (outcomes, "artemis.outcomes"),
     (timeout, "artemis.timeout"),
 )

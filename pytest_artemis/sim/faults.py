@@ -29,6 +29,7 @@ class Faults:
         self._pending_crash: tuple[str, int] | None = None
         self._ignore: list[tuple[str | None, str | None]] = []
         self._offline_requests: int | None = None
+        self.toasts_hidden = False
         self.shell_crlf = False
         self.exec_refused = False
 
@@ -83,6 +84,12 @@ class Faults:
             raise ValueError("ignore_taps needs text= or resource_id=")
         with self._phone.lock:
             self._ignore.append((text, resource_id))
+
+    def hide_toasts(self, hidden: bool = True) -> None:
+        """Apps show no toast while on (an app that never confirms): transient evidence that never
+        appeared must not be found by any check."""
+        with self._phone.lock:
+            self.toasts_hidden = hidden
 
     def clear(self) -> None:
         """Remove every fault and bring the device online (a shown dialog stays)."""

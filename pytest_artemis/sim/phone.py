@@ -207,7 +207,9 @@ class SimPhone:
         self.changed()
 
     def show_toast(self, text: str) -> None:
-        """Show a toast for TOAST_MS of simulated time."""
+        """Show a toast for TOAST_MS of simulated time (never, while the ``hide_toasts`` fault is on)."""
+        if self.faults.toasts_hidden:
+            return
         self._toast = (text, self._clock + TOAST_MS)
         self.changed()
 

@@ -11,6 +11,7 @@ process (or the ``adb`` CLI) can inject faults through ADB itself.
     simctl fault offline [N]              offline; back online after N refused requests
     simctl fault online
     simctl fault ignore-taps text=TEXT | resource-id=ID
+    simctl fault hide-toasts [off]        apps show no toast (until off or clear)
     simctl fault clear
 """
 
@@ -57,6 +58,8 @@ def _fault(ctx: Ctx, args: list[str]) -> int:
             f.ignore_taps(resource_id=value)
         else:
             raise ValueError(key)
+    elif kind == "hide-toasts":
+        f.hide_toasts(not rest or rest[0] != "off")
     elif kind == "clear":
         f.clear()
     else:

@@ -10,7 +10,7 @@ import io
 import re
 from functools import cache
 
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision
+from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, OperatorDecision
 from pytest_artemis.contracts import Finish, Tap, TypeText, Wait
 from pytest_artemis.sim import SimPhone, SimServer
 from pytest_artemis.testing import ScriptedRequest
@@ -44,10 +44,21 @@ def mark_done(plan: str, subgoal: str | None = None) -> str:
     return re.sub(pattern, lambda m: m.group(0)[:2] + "[x]" + m.group(0)[5:], plan)
 
 
+def cite(request: ScriptedRequest) -> CitationClaim | None:
+    """A citation of something really on the newest citable screen (its first labelled element)."""
+    for screen in reversed(request.screens):
+        element = next((e for e in screen.view.elements if e.label), None)
+        if element is not None:
+            return CitationClaim(step=screen.step, screen=screen.screen, element=element.index,
+                                 quote=element.label)
+    return None
+
+
 def verdicts(request: ScriptedRequest, status: str, evidence: str) -> CheckReport:
-    """The same verdict for every item the checker was asked about."""
-    return CheckReport(verdicts=[ModelVerdict(item=i.text, status=status, evidence=evidence)
-                                 for i in request.checks])
+    """The same verdict for every item the checker was asked about (the goal included), each citing a
+    recorded screen (``cite``): grounding decides only whether the citation exists, not its relevance."""
+    return CheckReport(verdicts=[ModelVerdict(item=i.text, status=status, evidence=evidence,
+                                              citation=cite(request)) for i in request.checks])
 
 
 # -- operators ---------------------------------------------------------------------------------------

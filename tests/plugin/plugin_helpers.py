@@ -21,7 +21,7 @@ import itertools
 
 import pytest
 
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision, PlanReply
+from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, OperatorDecision, PlanReply
 from pytest_artemis.contracts import Wait
 from pytest_artemis.models import ModelSet
 from pytest_artemis.testing import ModelUnavailable, ScriptedModel
@@ -46,10 +46,21 @@ def respond(request):
         return OperatorDecision(decision="doing it", actions=[Wait(ms=20)], plan=plan)
     verdicts = [
         ModelVerdict(item=item.text, status=STATUS.get(item.text.split(":", 1)[0], "passed"),
-                     evidence=f"step 1 post screenshot shows the label {item.text.split(':', 1)[0]!r}")
+                     evidence=f"step 1 post screenshot shows the label {item.text.split(':', 1)[0]!r}",
+                     citation=cite(request))
         for item in request.checks
     ]
     return CheckReport(verdicts=verdicts)
+
+
+def cite(request):
+    """Something really on the newest recorded screen (grounding checks it exists, not its relevance)."""
+    for screen in reversed(request.screens):
+        element = next((e for e in screen.view.elements if e.label), None)
+        if element is not None:
+            return CitationClaim(step=screen.step, screen=screen.screen, element=element.index,
+                                 quote=element.label)
+    return None
 
 
 @pytest.fixture

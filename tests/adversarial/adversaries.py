@@ -1,0 +1,87 @@
+"""Scripted adversaries: operators that lie and checkers that stay silent, raise, hedge, contradict
+themselves, misquote or cite the wrong moment. Each is a function of the request, like a model."""
+
+from __future__ import annotations
+
+from fault_scripts import cite, mark_done
+
+from pytest_artemis.agents.schemas import (
+    CheckReport,
+    CitationClaim,
+    ModelVerdict,
+    OperatorDecision,
+    PlanReply,
+)
+from pytest_artemis.contracts import Finish, Launch, Tap, TypeText
+from pytest_artemis.testing import ScriptedRequest
+
+SETTINGS = "com.android.settings"
+PLAN = "- [ ] Open Wi-Fi settings\n- [ ] Turn Wi-Fi on\n"
+
+
+def all_pass(request: ScriptedRequest, citation: CitationClaim | None, evidence: str = "looked") -> CheckReport:
+    return CheckReport(verdicts=[ModelVerdict(item=i.text, status="passed", evidence=evidence, citation=citation)
+                                 for i in request.checks])
+
+
+def liar(request: ScriptedRequest) -> OperatorDecision:
+    """Ticks every subgoal and claims the goal at once, without acting."""
+    return OperatorDecision(decision="everything is done", actions=[Finish(summary="done")],
+                            plan=mark_done(request.plan))
+
+
+def refuser(request: ScriptedRequest) -> OperatorDecision:
+    """Asks for what the device layer refuses: a malformed package, then text `input` cannot type."""
+    if request.turn == 1:
+        return OperatorDecision(decision="launch", actions=[Launch(package="not a package!")])
+    if request.turn == 2:
+        return OperatorDecision(decision="type", actions=[TypeText(text="caf\u00e9 \u2603")])
+    return OperatorDecision(decision="give up", actions=[Finish(summary="done")], plan=mark_done(request.plan))
+
+
+def undoer(request: ScriptedRequest) -> OperatorDecision:
+    """Turns Wi-Fi on (ticking the subgoal), then turns it off again and claims the goal."""
+    screen = request.screen
+    assert screen is not None
+    switch = screen.find(resource_id="switch_widget")
+    row = screen.find("Wi")
+    if switch is None:
+        assert row is not None, "the adversary expects the Settings list"
+        return OperatorDecision(decision="open Wi-Fi", actions=[Tap(element=row.index)],
+                                plan=mark_done(request.plan, "Open Wi-Fi settings"))
+    if "Turn Wi-Fi on" in request.plan and "[x] Turn Wi-Fi on" not in request.plan:
+        return OperatorDecision(decision="switch on", actions=[Tap(element=switch.index)],
+                                plan=mark_done(request.plan, "Turn Wi-Fi on"))
+    if switch.text == "ON":
+        return OperatorDecision(decision="switch off again", actions=[Tap(element=switch.index)])
+    return OperatorDecision(decision="done", actions=[Finish(summary="Wi-Fi is on")])
+
+
+def checker(kind: str, request: ScriptedRequest) -> CheckReport:
+    """The checker adversaries, by name."""
+    if kind == "silent":
+        return CheckReport()
+    if kind == "raising":
+        raise RuntimeError("checker crashed")
+    if kind == "hedging":
+        return all_pass(request, None, "The check passed successfully. Confirmed, as required.")
+    if kind == "wrong_quote":
+        return all_pass(request, CitationClaim(step=1, screen="post", quote="Alarm set for 7:30 AM"))
+    if kind == "late":
+        late = CitationClaim(step=request.turn + 5, screen="post", quote="Wi-Fi")
+        return all_pass(request, late if request.entry == "checkpoint" else cite(request))
+    if kind == "contradicting":
+        return CheckReport(verdicts=[ModelVerdict(item=i.text, status=s, evidence=s, citation=cite(request))
+                                     for i in request.checks for s in ("passed", "failed")])
+    return all_pass(request, cite(request))  # credulous, but cites something real
+
+
+def respond_with(operator, checker_kind: str):
+    def respond(request: ScriptedRequest, device: object) -> object:
+        if request.role == "planner":
+            return PlanReply(plan=PLAN)
+        if request.role == "operator":
+            return operator(request)
+        return checker(checker_kind, request)
+
+    return respond

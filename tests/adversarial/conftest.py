@@ -1,0 +1,24 @@
+"""The adversarial suite: pytester projects on the simulated phone, sharing the fault matrix's harness."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+_TESTS = Path(__file__).resolve().parents[1]
+for _shared in (_TESTS / "plugin", _TESTS / "faults", Path(__file__).resolve().parent):
+    if str(_shared) not in sys.path:
+        sys.path.insert(0, str(_shared))
+
+from fault_harness import SCRIPTED_CONFTEST  # noqa: E402
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """A pytester project whose test modules script every role with ``respond(request, device)``."""
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parent) + ":" + str(_TESTS / "faults"))
+    pytester.makeconftest(SCRIPTED_CONFTEST)
+    pytester.makeini("[pytest]\njunit_logging = system-out\n")
+    return pytester

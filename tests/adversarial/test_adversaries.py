@@ -1,0 +1,71 @@
+"""Adversarial runs: what should not pass never reads PASSED (one module per adversary, one session)."""
+
+from __future__ import annotations
+
+from fault_harness import run_matrix
+
+SETTINGS = "com.android.settings"
+
+MODULE = '''
+import pytest
+from adversaries import {operator}, respond_with
+from pytest_artemis import probes
+
+respond = respond_with({operator}, "{checker}")
+
+@pytest.mark.goal("Turn Wi-Fi on in Settings", app="{app}")
+{marks}
+def test_{name}(artemis):
+    pass
+'''
+
+CASES = {
+    # name: (operator, checker, marks, word)
+    "liar_silent_checker": ("liar", "silent", "", "UNCHECKED"),
+    "liar_raising_checker": ("liar", "raising", "", "UNCHECKED"),
+    "liar_hedging_checker": ("liar", "hedging", "", "UNCHECKED"),
+    "liar_wrong_quote": ("liar", "wrong_quote", "", "UNCHECKED"),
+    "liar_contradicting_checker": ("liar", "contradicting", "", "UNCHECKED"),
+    "late_evidence": ("undoer", "late", '@pytest.mark.assert_("The Wi-Fi switch reads ON")', "UNCHECKED"),
+    "undone_state": ("undoer", "credulous",
+                     '@pytest.mark.verify("Wi-Fi is on", probe=probes.setting("global", "wifi_on", equals=True))',
+                     "BLOCKED"),
+    "refused_actions": ("refuser", "silent", "", "UNCHECKED"),
+}
+
+
+def _write(project) -> None:
+    for name, (operator, checker, marks, _) in CASES.items():
+        project.makepyfile(**{f"test_{name}": MODULE.format(operator=operator, checker=checker, marks=marks,
+                                                            app=SETTINGS, name=name)})
+
+
+def test_no_adversary_passes(project):
+    _write(project)
+    matrix = run_matrix(project)
+    for name, (_, _, _, word) in CASES.items():
+        matrix.expect(f"test_{name}", word)
+    contradicted = matrix.journal("test_liar_contradicting_checker")
+    goal = [v for v in contradicted.verdicts if v.kind == "goal"]
+    assert {v.status for v in goal} == {"inconclusive"} and len(goal) == 2  # both recorded
+    assert all("conflicting verdicts" in v.reason for v in goal)
+    wrong = matrix.journal("test_liar_wrong_quote")
+    (goal_verdict,) = [v for v in wrong.verdicts if v.kind == "goal"]
+    assert "quoted 'Alarm set for 7:30 AM' not found in step 1 post-screen" in goal_verdict.reason
+    assert goal_verdict.citation is not None and not goal_verdict.citation.found
+    silent = matrix.journal("test_liar_silent_checker")
+    assert [v.status for v in silent.verdicts if v.kind == "goal"] == ["unchecked"]
+    late = matrix.journal("test_late_evidence")
+    checkpoint = [v for v in late.verdicts if v.item_text == "The Wi-Fi switch reads ON"]
+    assert checkpoint and all(v.status == "inconclusive" and "after the anchor step" in v.reason
+                              for v in checkpoint)
+    undone = matrix.journal("test_undone_state")
+    wifi = [v.status for v in undone.verdicts if v.item_text == "Wi-Fi is on"]
+    assert wifi[0] == "passed" and "failed" in wifi  # the earlier pass stays on record
+    assert any("regressed" in v.reason for v in undone.verdicts)
+    refused = matrix.journal("test_refused_actions")
+    assert refused.execution == "finished"
+    first, second = refused.steps[0], refused.steps[1]
+    assert first.results[0].refused and "not an Android package name" in first.results[0].detail
+    assert second.results[0].refused and "printable ASCII" in second.results[0].detail
+    assert "actions_refused" in first.flags
