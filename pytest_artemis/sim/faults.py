@@ -156,4 +156,5 @@ class Faults:
             "ignore_taps": [{"text": t, "resource_id": r} for t, r in self._ignore],
             "shell_crlf": self.shell_crlf,
             "exec_refused": self.exec_refused,
+            "toasts_hidden": self.toasts_hidden,
         }

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from fake_openai_server import FakeOpenAI, Reply, error, ok, streamed
 
-_ITEM = re.compile(r"^- (?:verify|assert)(?:@end)?: (.+)$", re.MULTILINE)
+_ITEM = re.compile(r"^- (?:verify|assert|goal)(?:@end)?: (.+)$", re.MULTILINE)
 _GOAL = re.compile(r"^(?:Goal|Original goal): (.+)$", re.MULTILINE)
 
 
@@ -95,9 +95,22 @@ def settings_brain(call: Call, *, echo: str = "") -> Reply:
         return as_json({"decision": "launch Settings" + echo, "plan": "- [x] Open the Settings app\n",
                         "actions": [{"kind": "launch", "package": "com.android.settings"}]}, stream=stream)
     verdicts = [{"item": item, "status": "passed",
-                 "evidence": "the step 1 post screenshot shows the Settings title bar" + echo}
+                 "evidence": "the step 1 post screenshot shows the Settings title bar" + echo,
+                 "citation": cited_settings(call.text)}
                 for item in call.items]
     return as_json({"verdicts": verdicts}, stream=stream)
+
+
+def cited_settings(text: str) -> dict[str, object] | None:
+    """Like a model reading the request: the first recorded screen whose listing shows 'Settings'."""
+    for header, body in re.findall(r"^(step \d+ (?:pre|post)|final screen) \(.*?\):\n((?:  .*\n?)*)", text,
+                                   re.MULTILINE):
+        if "'Settings'" in body:
+            step = re.match(r"step (\d+) (pre|post)", header)
+            if step is None:
+                return {"screen": "final", "quote": "Settings"}
+            return {"step": int(step.group(1)), "screen": step.group(2), "quote": "Settings"}
+    return None
 
 
 __all__ = ["BrainServer", "Call", "Reply", "as_json", "error", "ok", "settings_brain", "streamed"]

@@ -8,12 +8,12 @@ from fault_scripts import SERVERS, load_ocr
 
 VAGUE = '''
 import pytest
-from fault_scripts import SETTINGS, bluetooth_decision, verdicts
+from fault_scripts import SETTINGS, bluetooth_decision
 from pytest_artemis import probes
-from pytest_artemis.agents.schemas import PlanReply
+from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, PlanReply
 
-EVIDENCE = {"[empty]": "", "[blank]": "   ", "[vague]": "looks good", "[word]": "ok",
-            "[claim]": "Looks good to me, verified."}
+EVIDENCE = {"[empty]": "", "[blank]": "   ", "[vague]": "The check passed successfully.",
+            "[word]": "Confirmed, the condition is satisfied as required.", "[claim]": None}
 
 
 def respond(request, device):
@@ -21,7 +21,10 @@ def respond(request, device):
         return PlanReply(plan="- [ ] Turn on Bluetooth\\n")
     if request.role == "operator":
         return bluetooth_decision(request)
-    return verdicts(request, "passed", EVIDENCE[request.goal.rsplit(" ", 1)[-1]])
+    said = EVIDENCE[request.goal.rsplit(" ", 1)[-1]]
+    # prose of any kind, the item text repeated included, but nothing cited
+    return CheckReport(verdicts=[ModelVerdict(item=i.text, status="passed", evidence=i.text if said is None
+                                              else said) for i in request.checks])
 
 
 @pytest.fixture(autouse=True)
@@ -45,7 +48,7 @@ test_empty, test_blank, test_vague, test_word, test_claim = map(
 '''
 
 
-def test_a_pass_with_vague_or_no_evidence_is_unchecked(project):
+def test_a_pass_citing_nothing_is_unchecked_whatever_its_prose(project):
     project.makepyfile(test_vague=VAGUE)
     matrix = run_matrix(project)
     for name in ("test_empty", "test_blank", "test_vague", "test_word", "test_claim"):
@@ -55,7 +58,7 @@ def test_a_pass_with_vague_or_no_evidence_is_unchecked(project):
         assert statuses(record, "Bluetooth is on")[-1] == "passed"  # the probe: real evidence
         judged = [v for v in record.verdicts if v.item_text == "The Bluetooth switch shows ON"]
         assert judged and {v.status for v in judged} == {"inconclusive"}, (name, judged)
-        why = "missing evidence" if name in ("test_empty", "test_blank") else "passed with vague evidence"
+        why = "passed, but not grounded: no citation"
         assert all(v.source == "model" and why in v.reason for v in judged), judged
 
 

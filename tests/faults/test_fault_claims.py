@@ -5,6 +5,8 @@ from __future__ import annotations
 from fault_harness import run_matrix, statuses
 from fault_scripts import sim_phone
 
+from pytest_artemis.engine.vacuity import VACUOUS_REASON
+
 LYING = '''
 import pytest
 from fault_scripts import ALARM_PLAN, CLOCK, mark_done, verdicts
@@ -55,7 +57,8 @@ def test_lying_operator_is_blocked(project):
     assert failed and all(v.source == "probe" and "no clock-app alarm at 07:30" in v.evidence for v in failed)
     finish_only = matrix.journal("test_finish_only")
     assert statuses(finish_only, "An enabled 7:30 AM alarm exists")[-1] == "unchecked"
-    assert "never marked done" in finish_only.verdicts[-1].reason
+    alarm = [v for v in finish_only.verdicts if v.item_text == "An enabled 7:30 AM alarm exists"]
+    assert "never marked done" in alarm[-1].reason
     assert not any(a.hour == 7 and a.minute == 30 for a in sim_phone("emulator-5554").state.alarms)
 
 
@@ -133,7 +136,7 @@ def test_the_same_finding_three_times_blocks_with_that_reason(project):
     case = matrix.expect("test_repeats_itself", "BLOCKED")
     assert "circuit breaker: the same finding 3 times" in case.message + case.text
     record = matrix.journal("test_repeats_itself")
-    failed = [v for v in record.verdicts if v.status == "failed"]
+    failed = [v for v in record.verdicts if v.status == "failed" and v.kind == "verify"]
     assert len(failed) == 3 and len({v.attempt_id for v in failed}) == 3
     assert record.outcome.task.status == "blocked"
     assert record.outcome.stop_reason.startswith("circuit breaker: the same finding 3 times")
@@ -180,5 +183,5 @@ def test_a_check_already_true_before_the_run_is_not_passed(project):
         assert baseline and baseline[0].fields["held"] is True
         current = [v for v in record.verdicts if v.item_text == "Wi-Fi is on"][-1]
         assert current.status == "unchecked" and current.vacuous
-        assert current.reason == "already true before the run"
-        assert record.outcome.tests.passed == 0
+        assert current.reason == VACUOUS_REASON
+        assert not [i for i in record.outcome.tests.items if i.status == "passed" and i.kind != "goal"]

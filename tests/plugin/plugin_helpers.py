@@ -189,7 +189,7 @@ def check_rows(result: pytest.RunResult, cases: dict, *, xdist: bool = False) ->
     for case in cases.values():
         assert set(case.props) == EXPECTED_PROPS
         assert case.props["artemis.device"] == "emulator-5554"
-    assert cases["test_passed"].props["artemis.checks.passed"] == "2"
+    assert cases["test_passed"].props["artemis.checks.passed"] == "3"  # two checks and the goal
     assert cases["test_failed"].props["artemis.checks.failed"] == "1"
     assert cases["test_blocked"].props["artemis.task_status"] == "blocked"
     assert cases["test_error"].props["artemis.execution"] == "crashed"

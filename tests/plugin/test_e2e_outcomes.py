@@ -75,7 +75,8 @@ def test_run_from_the_test_body(suite):
             assert artemis.outcome is None
             result = artemis.run("Do the thing", checks=[verify("PASS: done"), assert_("FAIL: toast")])
             assert result.word == "FAILED"
-            assert [v.status for v in artemis.verdicts] == ["passed", "failed"]
+            assert [(v.kind, v.status) for v in artemis.verdicts] == [
+                ("verify", "passed"), ("assert", "failed"), ("goal", "passed")]
             assert artemis.steps and artemis.artifacts.is_dir()
             assert artemis.device.serial == "emulator-5554"
 
@@ -86,7 +87,7 @@ def test_run_from_the_test_body(suite):
     result.assert_outcomes(failed=1, passed=1)
     assert cases["test_body_run"].result == "failure"
     assert "FAIL: toast" in cases["test_body_run"].text
-    assert cases["test_body_run_passes"].props["artemis.checks.passed"] == "1"
+    assert cases["test_body_run_passes"].props["artemis.checks.passed"] == "2"  # the check and the goal
 
 
 def test_no_model_configured_is_an_error_naming_the_option(pytester):

@@ -114,3 +114,26 @@ def test_simctl_state_clock_and_usage(device, server):
     assert int(device.shell("simctl clock advance 5000")) == state["clock_ms"] + 5000
     bad = device.shell2("simctl fault nope", v2=True)
     assert bad.returncode == 2 and "usage" in bad.stderr
+
+
+def test_hide_toasts_python_and_simctl(device, server):
+    phone = server.phone("emulator-5554")
+    phone.faults.hide_toasts()
+    phone.show_toast("Alarm set for 7:30 AM")
+    assert phone.state.toast is None and phone.faults.describe()["toasts_hidden"] is True
+    device.shell(["simctl", "fault", "hide-toasts", "off"])
+    phone.show_toast("Alarm set for 7:30 AM")
+    assert phone.state.toast == "Alarm set for 7:30 AM"
+    device.shell(["simctl", "fault", "hide-toasts"])
+    assert phone.faults.toasts_hidden is True
+    device.shell(["simctl", "fault", "clear"])
+    assert phone.faults.toasts_hidden is False
+
+
+def test_artemis_sim_faults_fixture_arms_and_clears(pytester):
+    pytester.makepyfile('''
+        def test_fault(artemis_sim_faults):
+            artemis_sim_faults.hide_toasts()
+            artemis_sim_faults.crash_dialog(after_inputs=3)
+    ''')
+    pytester.runpytest("-p", "no:cacheprovider", "--artemis-device=sim").assert_outcomes(passed=1)
