@@ -58,7 +58,9 @@ def _read(screen: EvidenceScreen) -> str:
     return "; ".join(labels[:10]) + (" …" if len(labels) > 10 else "") if labels else "no text"
 
 
-def _verdict(item: CheckItem, status: str, evidence: str, citation: CitationClaim | None = None) -> ModelVerdict:
+def _verdict(
+    item: CheckItem, status: str, evidence: str, citation: CitationClaim | None = None
+) -> ModelVerdict:
     return ModelVerdict(item=item.text, status=status, evidence=evidence, citation=citation)  # type: ignore[arg-type]
 
 
@@ -69,7 +71,8 @@ def _first_text(screen: EvidenceScreen) -> UIElement | None:
 def _absence(item: CheckItem, said: Sequence[str], final: EvidenceScreen) -> ModelVerdict:
     present = next(((q, e) for q in said if (e := _holding(q, final)) is not None), None)
     if present is not None:
-        return _verdict(item, "failed", f"the final screen shows {present[1].label!r}", _cite(final, present[1]))
+        shown = present[1]
+        return _verdict(item, "failed", f"the final screen shows {shown.label!r}", _cite(final, shown))
     seen = _first_text(final)
     if seen is None:
         return _verdict(item, "inconclusive", "the final screen has no recorded text to read")
@@ -109,7 +112,8 @@ def _switch_row(screen: EvidenceScreen, label: str) -> UIElement | None:
     if title is None:
         return None
     row = (title.bounds.top + title.bounds.bottom) // 2
-    return next((e for e in screen.view.elements if e.checkable and e.bounds.top <= row < e.bounds.bottom), None)
+    switches = (e for e in screen.view.elements if e.checkable and e.bounds.top <= row < e.bounds.bottom)
+    return next(switches, None)
 
 
 def judge_goal(item: CheckItem, screens: Sequence[EvidenceScreen]) -> ModelVerdict:

@@ -97,6 +97,10 @@ def perform(device: Device, view: ScreenView, action: Action) -> ActionResult:
     return _done(action, "finish claimed (a claim, not evidence)")
 
 
+def _refused(action: Action, exc: Exception) -> ActionResult:
+    return ActionResult(action=action, ok=False, refused=True, detail=f"device refused: {exc}")
+
+
 async def execute(
     device: Device, view: ScreenView, actions: Sequence[Action]
 ) -> tuple[list[ActionResult], bool, bool, DeviceError | None]:
@@ -123,14 +127,14 @@ async def execute(
             continue
         except ValueError as exc:  # the device layer's own validation (bad package name, untypeable text)
             refused = True
-            results.append(ActionResult(action=action, ok=False, refused=True, detail=f"device refused: {exc}"))
+            results.append(_refused(action, exc))
             continue
         except DeviceCommandFailed as exc:
             if exc.command != "launch":
                 results.append(ActionResult(action=action, ok=False, detail=f"{type(exc).__name__}: {exc}"))
                 return results, finish, refused, exc
             refused = True  # no such app on the device: the model's mistake, not a broken device
-            results.append(ActionResult(action=action, ok=False, refused=True, detail=f"device refused: {exc}"))
+            results.append(_refused(action, exc))
             continue
         except DeviceError as exc:
             results.append(ActionResult(action=action, ok=False, detail=f"{type(exc).__name__}: {exc}"))

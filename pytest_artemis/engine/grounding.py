@@ -12,11 +12,13 @@ from pytest_artemis.contracts import CheckItem, Citation, ScreenView, UIElement
 
 from .screens import RecordedScreens
 
-_BOOL = {"true": True, "on": True, "yes": True, "1": True, "false": False, "off": False, "no": False, "0": False}
+_BOOL = {"true": True, "on": True, "yes": True, "1": True,
+         "false": False, "off": False, "no": False, "0": False}
 _FLAGS = {"checked": "checked", "selected": "selected", "enabled": "enabled", "focused": "focused",
           "clickable": "clickable", "checkable": "checkable", "scrollable": "scrollable",
           "long-clickable": "long_clickable", "focusable": "focusable", "password": "password"}
-_TEXTS = {"text": "text", "content-desc": "content_desc", "desc": "content_desc", "resource-id": "resource_id",
+_TEXTS = {"text": "text", "content-desc": "content_desc", "desc": "content_desc",
+          "resource-id": "resource_id",
           "id": "resource_id", "label": "label"}
 
 
@@ -59,7 +61,9 @@ def _where(claim: CitationClaim) -> str:
     return "the final screen" if claim.screen == "final" else f"step {claim.step} {claim.screen}-screen"
 
 
-def _found(claim: CitationClaim, view: ScreenView, element: UIElement | None, *, visual: bool = False) -> Citation:
+def _found(
+    claim: CitationClaim, view: ScreenView, element: UIElement | None, *, visual: bool = False
+) -> Citation:
     return Citation(step=claim.step, screen=claim.screen, quote=claim.quote, element=claim.element,
                     attribute=claim.attribute, visual=visual, found=True,
                     found_in="screenshot" if visual or element is None else element.source,
@@ -120,7 +124,7 @@ def _by_probe(claim: CitationClaim, probes: Sequence[ProbeOutput]) -> tuple[Cita
 def _screen(claim: CitationClaim, window: Window, screens: RecordedScreens) -> tuple[ScreenView | None, str]:
     if claim.screen == "final":
         if not window.final:
-            return None, "the final screen cannot be cited here: a checkpoint judges from the recorded history"
+            return None, "the final screen cannot be cited here: a checkpoint judges from recorded history"
         finals = screens.finals()
         return (finals[0], "") if finals else (None, "no final screen was recorded")
     if claim.step is None:

@@ -97,7 +97,8 @@ async def model_verdicts(
     except Exception as exc:  # fail-open: a failing checker lets the run go on, its items inconclusive
         reason = f"{prefix or 'checker '}error: {type(exc).__name__}: {exc}"[:500]
         return _fail_open(items, reason, attempt_id, checkpoint_id, anchor_step, started), ()
-    verdicts = [await _grounded(state, j, window, evidence, attempt_id=attempt_id, checkpoint_id=checkpoint_id,
+    verdicts = [await _grounded(state, j, window, evidence, attempt_id=attempt_id,
+                                checkpoint_id=checkpoint_id,
                                 anchor_step=anchor_step, started=started)
                 for j in result.judgements]
     return verdicts, result.unmet_subgoals
@@ -111,7 +112,8 @@ async def _grounded(
     status, reason = judgement.status, judgement.reason
     citation = None
     if judgement.claim is not None or status in ("passed", "failed"):
-        citation, why = await asyncio.to_thread(ground, judgement.claim, judgement.item, window, state.screens,
+        citation, why = await asyncio.to_thread(ground, judgement.claim, judgement.item, window,
+                                                state.screens,
                                                 tuple(evidence.probes))
         if why and status in ("passed", "failed"):
             status, reason = "inconclusive", f"{judgement.status}, but not grounded: {why}"

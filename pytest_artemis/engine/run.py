@@ -148,7 +148,8 @@ def _close(state: RunState, execution: Execution, infra: InfraFailure | None) ->
     checks_on = state.config.checks_enabled
     items = state.all_items()
     goal = (state.goal_item,) if state.config.final_check else ()
-    tests = tally(items + goal, state.ledger, default_reason="never judged" if checks_on else "checks disabled")
+    default = "never judged" if checks_on else "checks disabled"
+    tests = tally(items + goal, state.ledger, default_reason=default)
     blocked = state.stop or (f"infrastructure failure: {infra.error_class}" if infra else "") or \
         ("interrupted" if execution == "interrupted" else "")
     task = task_result(items, state.ledger, state.plan, blocked_reason=blocked,

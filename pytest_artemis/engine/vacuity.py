@@ -39,7 +39,9 @@ class Vacuity:
         """Whether this judgement of ``item`` rests on the very fact that already held before the run."""
         return self.held_before(item) and fact(judgement) == self._baseline[item.key]
 
-    def adjust(self, item: CheckItem, status: VerdictStatus, judgement: ProbeJudgement) -> tuple[VerdictStatus, str]:
+    def adjust(
+        self, item: CheckItem, status: VerdictStatus, judgement: ProbeJudgement
+    ) -> tuple[VerdictStatus, str]:
         """The status a probe verdict may keep, and the reason when vacuity downgraded it."""
         if status == "passed" and self.is_vacuous(item, judgement):
             return "unchecked", VACUOUS_REASON

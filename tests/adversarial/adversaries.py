@@ -19,8 +19,10 @@ SETTINGS = "com.android.settings"
 PLAN = "- [ ] Open Wi-Fi settings\n- [ ] Turn Wi-Fi on\n"
 
 
-def all_pass(request: ScriptedRequest, citation: CitationClaim | None, evidence: str = "looked") -> CheckReport:
-    return CheckReport(verdicts=[ModelVerdict(item=i.text, status="passed", evidence=evidence, citation=citation)
+def all_pass(request: ScriptedRequest, citation: CitationClaim | None,
+             evidence: str = "looked") -> CheckReport:
+    return CheckReport(verdicts=[ModelVerdict(item=i.text, status="passed", evidence=evidence,
+                                              citation=citation)
                                  for i in request.checks])
 
 
@@ -36,7 +38,8 @@ def refuser(request: ScriptedRequest) -> OperatorDecision:
         return OperatorDecision(decision="launch", actions=[Launch(package="not a package!")])
     if request.turn == 2:
         return OperatorDecision(decision="type", actions=[TypeText(text="caf\u00e9 \u2603")])
-    return OperatorDecision(decision="give up", actions=[Finish(summary="done")], plan=mark_done(request.plan))
+    return OperatorDecision(decision="give up", actions=[Finish(summary="done")],
+                            plan=mark_done(request.plan))
 
 
 def undoer(request: ScriptedRequest) -> OperatorDecision:

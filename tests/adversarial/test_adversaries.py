@@ -28,7 +28,8 @@ CASES = {
     "liar_contradicting_checker": ("liar", "contradicting", "", "UNCHECKED"),
     "late_evidence": ("undoer", "late", '@pytest.mark.assert_("The Wi-Fi switch reads ON")', "UNCHECKED"),
     "undone_state": ("undoer", "credulous",
-                     '@pytest.mark.verify("Wi-Fi is on", probe=probes.setting("global", "wifi_on", equals=True))',
+                     '@pytest.mark.verify("Wi-Fi is on",'
+                     ' probe=probes.setting("global", "wifi_on", equals=True))',
                      "BLOCKED"),
     "refused_actions": ("refuser", "silent", "", "UNCHECKED"),
 }

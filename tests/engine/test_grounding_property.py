@@ -38,7 +38,8 @@ def _checker(replies: st.DataObject):
         verdicts = []
         for item in request.checks:
             for status, evidence, claim in replies.draw(verdict_lists, label=f"{request.entry}:{item.kind}"):
-                verdicts.append(ModelVerdict(item=item.text, status=status, evidence=evidence, citation=claim))
+                verdicts.append(ModelVerdict(item=item.text, status=status, evidence=evidence,
+                                             citation=claim))
         return CheckReport(verdicts=verdicts)
 
     return respond

@@ -94,7 +94,7 @@ def test_a_stale_verdict_is_recorded_but_not_applied(tmp_path, phone):
 
     async def slow_failing(request):
         await asyncio.sleep(0.4)
-        return CheckReport(verdicts=[cited(request, item, "failed", "step 1 post screen shows the switch OFF")])
+        return CheckReport(verdicts=[cited(request, item, "failed", "step 1 post screen shows it OFF")])
 
     reword = lambda request: OperatorDecision(  # noqa: E731
         decision="reword", actions=[Wait(ms=150)],
@@ -170,9 +170,11 @@ END = CheckItem(kind="assert", when="end", text="No crash dialog is shown")
 @pytest.mark.parametrize(("midway", "final", "expected"), [
     (False, False, {VERIFY.text: "unchecked", TOAST.text: "unchecked", END.text: "unchecked",
                     "Turn on Wi-Fi": "unchecked"}),
-    (False, True, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "passed", "Turn on Wi-Fi": "passed"}),
+    (False, True, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "passed",
+                   "Turn on Wi-Fi": "passed"}),
     (True, False, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "unchecked"}),
-    (True, True, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "passed", "Turn on Wi-Fi": "passed"}),
+    (True, True, {VERIFY.text: "passed", TOAST.text: "passed", END.text: "passed",
+                  "Turn on Wi-Fi": "passed"}),
 ])
 def test_four_switch_combinations(tmp_path, phone, midway, final, expected):
     spec = TaskSpec(goal="Turn on Wi-Fi", checks=(VERIFY, TOAST, END))

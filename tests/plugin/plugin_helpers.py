@@ -21,7 +21,9 @@ import itertools
 
 import pytest
 
-from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, OperatorDecision, PlanReply
+from pytest_artemis.agents.schemas import (
+    CheckReport, CitationClaim, ModelVerdict, OperatorDecision, PlanReply,
+)
 from pytest_artemis.contracts import Wait
 from pytest_artemis.models import ModelSet
 from pytest_artemis.testing import ModelUnavailable, ScriptedModel

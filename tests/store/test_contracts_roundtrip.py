@@ -113,7 +113,8 @@ VERDICT = CheckVerdict(
     anchor_step=6,
     vacuous=False,
     citation=Citation(
-        step=6, element=4, attribute="text=7:00 AM", found=True, found_in="hierarchy", bounds=(40, 300, 1040, 420)
+        step=6, element=4, attribute="text=7:00 AM", found=True, found_in="hierarchy",
+        bounds=(40, 300, 1040, 420),
     ),
     started_at=T0,
     finished_at=T0 + 4.5,
