@@ -158,7 +158,8 @@ def _passed(record: RunRecord, outcome: RunOutcome) -> Reason:
     grounds = _grounds(record, ("passed",), "passed", ("goal", "verify", "assert"))
     goal = next((v for v in record.verdicts if v.kind == "goal" and v.status == "passed"), None)
     if goal is not None:
-        head = f"the goal was confirmed ({goal.source}) and {_plural(len(grounds), 'check')} passed"
+        checks = _grounds(record, ("passed",), "passed", ("verify", "assert"))  # the goal is not a check
+        head = f"the goal was confirmed ({goal.source}) and {_plural(len(checks), 'check')} passed"
     elif grounds:
         head = f"task {outcome.task.status}; {_plural(len(grounds), 'check')} passed"
     else:

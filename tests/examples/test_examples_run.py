@@ -51,7 +51,7 @@ def example_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.Co
     env = {k: v for k, v in os.environ.items() if not k.startswith("ARTEMIS_")}  # no model configured
     argv = [sys.executable, "-m", "pytest", "examples/", "--artemis-device=sim",
             f"--junitxml={tmp / 'junit.xml'}", f"--artemis-artifacts={tmp / 'artifacts'}"]
-    proc = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
     return proc, _cases(tmp / "junit.xml"), tmp / "artifacts"
 
 
@@ -64,11 +64,22 @@ def test_examples_show_each_documented_outcome(example_run):
     for name, word in WORDS.items():
         assert cases[name]["element"] == ELEMENTS[word], name
         assert cases[name]["props"]["artemis.tokens"] == "0"  # the scripted demo model, offline
-    # PASSED: the toast was read off the step that saved the alarm; the end item off the final screen.
+    # PASSED: the toast was cited off the step that saved the alarm (found by the harness's OCR), the end
+    # item and the goal off the final screen; every deciding model verdict carries a found citation.
     alarm = cases["test_create_alarm"]["out"]
     assert "PASSED assert_ \"A toast says 'Alarm set for 7:30 AM' right after saving\"" in alarm
-    assert "OCR reads 'Alarm set for 7:30 AM' in the step 3 post screenshot" in alarm
-    assert "OCR of the final screen has no 'keeps stopping'" in alarm
+    assert "post-screen shows 'Alarm set for 7:30 AM'" in alarm
+    assert "the final screen has no 'keeps stopping'" in alarm
+    for name, word in WORDS.items():
+        if word != "PASSED":
+            continue
+        ledger = read_run(cases[name]["props"]["artemis.artifacts"]).verdicts
+        model = [v for v in ledger if v.source == "model" and v.status == "passed"]
+        assert model and all(v.citation is not None and v.citation.found for v in model), name
+        assert any(v.kind == "goal" for v in model), name
+    toast = [v for v in read_run(cases["test_create_alarm"]["props"]["artemis.artifacts"]).verdicts
+             if v.item_text.startswith("A toast says") and v.status == "passed"]
+    assert toast and toast[-1].citation is not None and toast[-1].citation.found_in == "ocr"
     # FAILED: the assertion's evidence is the provider's row, with the number really saved.
     failed = cases["test_contact_number_failed"]["text"]
     assert "1 assertion failed" in failed and "display_name=Margaret Hamilton, data1=555-0199" in failed
@@ -99,41 +110,45 @@ def _demo_checker():
     return demo_checker
 
 
+def _screen(step, which, *labels):
+    from pytest_artemis.contracts import Bounds, EvidenceScreen, ScreenView, UIElement
+
+    elements = tuple(UIElement(index=i, text=label,
+                                bounds=Bounds(left=0, top=10 * i, right=10, bottom=10 * i + 9))
+                     for i, label in enumerate(labels))
+    return EvidenceScreen(step=step, screen=which, view=ScreenView(width=100, height=100, elements=elements))
+
+
 @pytest.mark.parametrize(("text", "when", "entry", "status", "says"), [
-    ("A toast says 'Alarm set for 7:30 AM'", "complete", "checkpoint", "passed", "step 2 post"),
-    ("A toast says 'Alarm deleted'", "complete", "checkpoint", "failed", "does not read 'Alarm deleted'"),
+    ("A toast says 'Alarm set for 7:30 AM'", "complete", "checkpoint", "passed", "step 2 post-screen"),
+    ("A toast says 'Alarm deleted'", "complete", "checkpoint", "failed", "no recorded screen shows"),
     ("The screen looks darker", "complete", "checkpoint", "inconclusive", "quotes no on-screen text"),
     ("No 'keeps stopping' dialog appears", "end", "checkpoint", "inconclusive", "only be judged on the"),
     ("No 'keeps stopping' dialog appears", "end", "final", "passed", "has no 'keeps stopping'"),
-    ("No 'Alarm' dialog appears", "end", "final", "failed", "reads 'Alarm'"),
+    ("No 'Alarm' dialog appears", "end", "final", "failed", "shows 'Alarm'"),
 ])
 def test_demo_checker_confirms_only_quoted_text_it_reads(text, when, entry, status, says):
     checker = _demo_checker()
     from pytest_artemis.contracts import CheckItem
 
-    shots = [checker.Shot("step 2 pre", ("Set alarm", "7", "30")),
-             checker.Shot("step 2 post", ("Alarm", "7:30 AM", "Alarm set for 7:30AM"))]
+    screens = [_screen(2, "pre", "Set alarm", "7", "30"),
+               _screen(2, "post", "Alarm", "7:30 AM", "Alarm set for 7:30AM")]
     if entry == "final":
-        shots = [checker.Shot("final screen", ("Alarm", "7:30 AM"))]
-    verdict = checker.judge_item(CheckItem(kind="assert", text=text, when=when), entry, shots)
+        screens = [_screen(None, "final", "Alarm", "7:30 AM")]
+    verdict = checker.judge_item(CheckItem(kind="assert", text=text, when=when), entry, screens)
     assert verdict.status == status and says in verdict.evidence, verdict
+    if status in ("passed", "failed"):
+        assert verdict.citation is not None and verdict.citation.screen == screens[-1].screen
 
 
-def test_demo_checker_without_ocr_says_so(monkeypatch):
+def test_demo_checker_judges_the_goal_on_the_final_screen_only(monkeypatch):
     checker = _demo_checker()
-    from pytest_artemis.agents.schemas import CheckReport
+    monkeypatch.syspath_prepend(str(EXAMPLES))  # the goal recipes live in demo_agent
     from pytest_artemis.contracts import CheckItem
-    from pytest_artemis.models import ChatMessage, RequestContext
-    from pytest_artemis.testing import ScriptedRequest
 
-    monkeypatch.setitem(sys.modules, "rapidocr", None)  # as if the `ocr` extra were not installed
-    checker._ocr_engine.cache_clear()
-    item = CheckItem(kind="assert", text="A toast says 'Saved'")
-    request = ScriptedRequest(role="checker", schema=CheckReport, messages=(ChatMessage("user", "judge"),),
-                              context=RequestContext(goal="g", checks=(item,), entry="checkpoint"))
-    try:
-        report = checker.check(request)
-    finally:
-        checker._ocr_engine.cache_clear()
-    assert [v.status for v in report.verdicts] == ["inconclusive"]
-    assert "OCR is not installed" in report.verdicts[0].evidence
+    goal = CheckItem(kind="goal", text="Create an alarm for 7:30 AM in the Clock app", when="end")
+    final = _screen(None, "final", "Alarm", "7:30 AM")
+    assert checker.judge_goal(goal, [final]).status == "passed"
+    assert checker.judge_goal(goal, [_screen(3, "post", "7:30 AM")]).status == "inconclusive"
+    other = CheckItem(kind="goal", text="Make the phone happy", when="end")
+    assert checker.judge_goal(other, [final]).status == "inconclusive"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fault_scripts import ALARM_PLAN, CLOCK, alarm_decision, verdicts
 
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision, PlanReply
+from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, OperatorDecision, PlanReply
 from pytest_artemis.contracts import Launch, Tap
 from pytest_artemis.testing import ScriptedRequest
 
@@ -84,17 +84,22 @@ def checker(request: ScriptedRequest) -> CheckReport:
     if screen is None:
         return verdicts(request, "inconclusive", "no final screen was given")
     out = []
+    first = next((e for e in screen.elements if e.label), None)
     for item in request.checks:
         if "Wi-Fi" in item.text:
             wifi = screen.find(resource_id="wifi_combo")
             status, evidence = ("passed", f"status bar element [{wifi.index}] reads {wifi.text!r}") if wifi \
                 else ("failed", "the final screen's status bar has no Wi-Fi element")
+            shown = wifi or first
         else:
             dialog = screen.find(DIALOG)
             count = len(screen.elements)
             status, evidence = ("failed", f"element [{dialog.index}] reads {dialog.text!r}") if dialog \
                 else ("passed", f"none of the {count} final-screen elements mentions {DIALOG!r}")
-        out.append(ModelVerdict(item=item.text, status=status, evidence=evidence))
+            shown = dialog or first
+        # cite the final screen's element the verdict rests on (the harness checks it is there)
+        citation = CitationClaim(screen="final", element=shown.index, quote=shown.label) if shown else None
+        out.append(ModelVerdict(item=item.text, status=status, evidence=evidence, citation=citation))
     return CheckReport(verdicts=out)
 
 

@@ -29,7 +29,7 @@ import pytest
 sys.path.insert(0, {str(REPO / "examples")!r})
 from demo_agent import operate, plan_for  # the examples' screen-reading demo agent
 
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, PlanReply
+from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, PlanReply
 from pytest_artemis.models import ModelSet
 from pytest_artemis.testing import ModelUnavailable, ScriptedModel
 
@@ -47,10 +47,21 @@ def respond(request):
         return operate(request)
     verdicts = [
         ModelVerdict(item=item.text, status=STATUS.get(item.text.split(":", 1)[0], "passed"),
-                     evidence=f"the recorded screen shows {{item.text.split(':', 1)[-1].strip()!r}}")
+                     evidence=f"the recorded screen shows {{item.text.split(':', 1)[-1].strip()!r}}",
+                     citation=cite(request))
         for item in request.checks
     ]
     return CheckReport(verdicts=verdicts)
+
+
+def cite(request):
+    # something really on the newest recorded screen (the harness checks that it is there)
+    for screen in reversed(request.screens):
+        element = next((e for e in screen.view.elements if e.label), None)
+        if element is not None:
+            return CitationClaim(step=screen.step, screen=screen.screen, element=element.index,
+                                 quote=element.label)
+    return None
 
 
 @pytest.fixture
