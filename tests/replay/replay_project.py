@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from fault_scripts import ALARM_PLAN, CLOCK, alarm_decision, verdicts
 
-from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, OperatorDecision, PlanReply
+from pytest_artemis.agents.schemas import (
+    CheckReport,
+    CitationClaim,
+    ModelVerdict,
+    OperatorDecision,
+    PlanReply,
+)
 from pytest_artemis.contracts import Launch, Tap
 from pytest_artemis.testing import ScriptedRequest
 
