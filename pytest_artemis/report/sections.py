@@ -96,7 +96,12 @@ def _verdict_row(n: int, v: CheckVerdict, page: _Ledger, first_seen: dict[str, i
     shot = ""
     c = v.citation
     mark = cite_mark(v)
-    if mark is not None and c is not None and c.screenshot and c.screenshot not in on_steps:
+    if (
+        mark is not None
+        and c is not None
+        and c.screenshot
+        and (c.step is None or c.screenshot not in on_steps)
+    ):
         shot = figure(run_dir, c.screenshot, f"{c.screen} screen, cited", Drawing(cited=(mark,)))
     cells = [
         tag("td", str(n), class_="num"),

@@ -22,6 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 CONFTEST = f"""
 import os
+import re
 import sys
 
 import pytest
@@ -45,22 +46,28 @@ def respond(request):
         if "[killed]" in request.goal and request.turn >= 3:
             os._exit(9)
         return operate(request)
-    verdicts = [
-        ModelVerdict(item=item.text, status=STATUS.get(item.text.split(":", 1)[0], "passed"),
-                     evidence=f"the recorded screen shows {{item.text.split(':', 1)[-1].strip()!r}}",
-                     citation=cite(request))
-        for item in request.checks
-    ]
+    verdicts = []
+    for item in request.checks:
+        claim = cite(request, item)
+        seen = f"the screen shows {{claim.quote!r}}" if claim else "nothing on the recorded screens to cite"
+        verdicts.append(ModelVerdict(item=item.text, status=STATUS.get(item.text.split(":", 1)[0], "passed"),
+                                     evidence=seen, citation=claim))
     return CheckReport(verdicts=verdicts)
 
 
-def cite(request):
-    # something really on the newest recorded screen (the harness checks that it is there)
-    for screen in reversed(request.screens):
-        element = next((e for e in screen.view.elements if e.label), None)
-        if element is not None:
-            return CitationClaim(step=screen.step, screen=screen.screen, element=element.index,
-                                 quote=element.label)
+def cite(request, item):
+    # The element showing the text the item quotes ('7:30 AM'); a failing claim cites what the screen
+    # shows instead (the element sharing the quote's first characters); else the newest labelled one.
+    quoted = re.findall(r"'([^']+)'", item.text)
+    want = quoted[0].casefold() if quoted else ""
+    screens = list(reversed(request.screens))
+    tests = [lambda label: want and want in label, lambda label: want and want[:4] in label, bool]
+    for test in tests:
+        for screen in screens:
+            element = next((e for e in screen.view.elements if test(e.label.casefold())), None)
+            if element is not None:
+                return CitationClaim(step=screen.step, screen=screen.screen, element=element.index,
+                                     quote=element.label)
     return None
 
 

@@ -50,7 +50,7 @@ def test_every_run_page_loads_clean_with_every_image_and_no_hidden_target(chrome
         loaded = page.eval("document.body.dataset.imagesLoaded")
         ok, total = loaded.split("/")
         steps = len(read_run(sim_session.runs[name]).steps)
-        assert ok == total and int(total) == 2 * steps, (name, loaded)
+        assert ok == total and int(total) >= 2 * steps, (name, loaded)
         assert page.errors() == [], name
         assert all(url.startswith("file://") for url in page.requests()), name
         assert page.eval("document.getElementById('banner').dataset.outcome") == word

@@ -162,3 +162,22 @@ def test_replayed_turns_are_marked(sim_session: SimSession) -> None:
     marked = [s for s in page.all("div", "step") if s["id"] in {f"step-{n}" for n in replayed}]
     assert len(marked) == len(replayed)
     assert page.text.count("replayed from a recording") == len(replayed)
+
+
+def test_cited_evidence_is_outlined_on_the_screen_it_was_resolved_on(sim_session: SimSession) -> None:
+    for name in ("test_alarm_passed", "test_contact_failed"):
+        record = read_run(sim_session.runs[name])
+        cited = [v for v in record.verdicts if v.citation is not None and v.citation.bounds is not None]
+        assert cited, name
+        page = parse(sim_session.report(name))
+        outlines = {
+            (int(r["x"]), int(r["y"]), int(r["x"]) + int(r["width"]), int(r["y"]) + int(r["height"]))
+            for r in page.all("rect", "ov-evidence")
+        }
+        for verdict in cited:
+            assert verdict.citation.bounds in outlines, (name, verdict.item_text)
+    failed = read_run(sim_session.runs["test_contact_failed"])
+    claim = next(v for v in failed.verdicts if v.item_text.startswith("FAIL:")).citation
+    assert claim is not None and claim.found and "555-0199" in claim.quote  # what the screen really shows
+    banner = _banner_text(sim_session.report("test_contact_failed").read_text())
+    assert "555-0199" in banner
