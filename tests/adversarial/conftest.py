@@ -22,3 +22,12 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
     pytester.makeconftest(SCRIPTED_CONFTEST)
     pytester.makeini("[pytest]\njunit_logging = system-out\n")
     return pytester
+
+
+@pytest.fixture(scope="session")
+def ocr_warm() -> None:
+    """rapidocr loaded once before any in-process run: pytester unloads modules first imported inside a
+    run, and onnxruntime cannot be loaded twice in one process."""
+    from pytest_artemis.device.ocr import load_ocr
+
+    load_ocr("rapidocr")

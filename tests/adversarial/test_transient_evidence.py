@@ -1,0 +1,63 @@
+"""Transient evidence, honestly: a toast cited from the step that saved the alarm passes only when the
+harness itself reads it there; with the simulated phone's toasts hidden, the same claim is UNCHECKED."""
+
+from __future__ import annotations
+
+import pytest
+from fault_harness import run_matrix
+
+TOAST = '''
+import pytest
+from fault_scripts import CLOCK, alarm_decision
+from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, PlanReply
+
+PLAN = "- [ ] Create a 7:30 AM alarm\\n"
+
+
+def respond(request, device):
+    if request.role == "planner":
+        return PlanReply(plan=PLAN)
+    if request.role == "operator":
+        return alarm_decision(request)
+    out = []
+    for item in request.checks:
+        if item.kind == "goal":  # the goal: the alarm listed on the final screen
+            claim = CitationClaim(screen="final", quote="7:30 AM")
+        else:  # always claims the toast on the anchor step's post-screen, seen or not
+            anchor = max(s.step for s in request.screens if s.step is not None)
+            claim = CitationClaim(step=anchor, screen="post", quote="Alarm set for 7:30 AM")
+        out.append(ModelVerdict(item=item.text, status="passed", evidence="as cited", citation=claim))
+    return CheckReport(verdicts=out)
+
+
+@pytest.fixture
+def no_toasts(artemis_sim_faults):
+    artemis_sim_faults.hide_toasts()
+
+
+@pytest.mark.goal("Create an alarm for 7:30 AM", app=CLOCK)
+@pytest.mark.assert_("A toast says 'Alarm set for 7:30 AM' right after saving")
+def test_toast_shown(artemis):
+    pass
+
+
+@pytest.mark.goal("Create an alarm for 7:30 AM", app=CLOCK)
+@pytest.mark.assert_("A toast says 'Alarm set for 7:30 AM' right after saving")
+def test_toast_hidden(no_toasts, artemis):
+    pass
+'''
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "word"), [("test_toast_shown", "PASSED"),
+                                           ("test_toast_hidden", "UNCHECKED")])
+def test_a_toast_passes_only_when_the_harness_reads_it(ocr_warm, project, name, word):
+    project.makepyfile(test_toast=TOAST)
+    matrix = run_matrix(project, "--artemis-ocr=rapidocr", "-k", name)
+    matrix.expect(name, word)
+    toast = [v for v in matrix.journal(name).verdicts if v.item_text.startswith("A toast says")]
+    assert toast and toast[-1].citation is not None
+    if word == "PASSED":
+        assert toast[-1].citation.found and toast[-1].citation.found_in == "ocr"
+    else:
+        assert toast[-1].status == "inconclusive" and "not found in step" in toast[-1].reason
