@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from . import fixtures, markers, outcomes, simfaults, timeout
+from . import fixtures, markers, outcomes, preflight, simfaults, timeout
 from .junit_xml import JunitShaper
 from .options import ArtemisOptions, add_options, options_key, resolve_config
 from .replay_summary import ReplaySummary
@@ -33,6 +33,7 @@ _PARTS = (
     (simfaults, "artemis.simfaults"),
     (outcomes, "artemis.outcomes"),
     (timeout, "artemis.timeout"),
+    (preflight, "artemis.preflight"),
 )
 _SUB_PLUGINS = (*(name for _, name in _PARTS), "artemis.reports", "artemis.junit", "artemis.summary",
                 "artemis.replay", "artemis.xdist")
@@ -68,6 +69,7 @@ def pytest_configure(config: pytest.Config) -> None:
     refuse_partial_disabling(config)
     markers.register_markers(config)
     options = resolve_config(config)
+    preflight.check_options(options)
     config.stash[options_key] = options
     workerinput = getattr(config, "workerinput", None)
     if any(source != "default" for source in options.sources.values()):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_artemis.store import JournalCorrupt, read_run
-
 MAX_SCREENSHOTS = 4
 
 
@@ -17,6 +15,8 @@ def key_screenshots(run_dir: Path) -> list[Path]:
     """
     if not (run_dir / "run.jsonl").is_file():
         return []
+    from pytest_artemis.store import JournalCorrupt, read_run
+
     try:
         record = read_run(run_dir)
     except JournalCorrupt:

@@ -90,35 +90,6 @@ def test_run_from_the_test_body(suite):
     assert cases["test_body_run_passes"].props["artemis.checks.passed"] == "2"  # the check and the goal
 
 
-def test_no_model_configured_is_an_error_naming_the_option(pytester):
-    pytester.makepyfile(test_nomodel='''
-        import pytest
-
-        @pytest.mark.goal("Do the thing")
-        def test_needs_model(artemis):
-            pass
-    ''')
-    result, cases = run_junit(pytester, "--artemis-device=sim")
-    result.assert_outcomes(errors=1)
-    case = cases["test_needs_model"]
-    assert case.result == "error" and "--artemis-model" in case.message and "artemis_model" in case.message
-    assert case.props["artemis.outcome"] == "ERROR"
-
-
-def test_no_device_configured_is_an_error_naming_the_option(suite):
-    suite.makepyfile(test_nodevice='''
-        import pytest
-
-        @pytest.mark.goal("Do the thing")
-        def test_needs_device(artemis):
-            pass
-    ''')
-    result, cases = run_junit(suite)
-    result.assert_outcomes(errors=1)
-    assert "--artemis-device" in cases["test_needs_device"].message
-    assert cases["test_needs_device"].props["artemis.execution"] == "not-started"
-
-
 def test_time_budget_ends_blocked_not_crashed(suite):
     suite.makepyfile(test_budget='''
         import pytest

@@ -1,0 +1,140 @@
+"""Session-start checks: every setup mistake that can be found before the first test is one usage error
+(exit code 4) naming the fix, instead of one ERROR per test.
+
+At configure time (no I/O; under xdist too): the device spec (``sim:0``, a malformed serial, a serial
+listed twice), the adb server address and the model settings' form. After collection, only when a
+collected test uses the ``artemis`` fixture and not on xdist workers (a worker cannot end the session
+with a usage error; there each test reports the problem): a device is configured and every listed
+serial is attached to the adb server and online (unless a conftest or plugin provides the device), a
+model is configured (unless the ``artemis_model`` fixture is overridden), and the artifacts directory is
+writable.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+
+import pytest
+
+from .options import ArtemisOptions, options_key
+
+_MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/+-]*")
+_ADB_TIMEOUT_S = 5.0
+
+
+def check_options(options: ArtemisOptions) -> None:
+    """The checks that need no I/O; raises ``pytest.UsageError``."""
+    if options.device is not None or options.adb_server != "127.0.0.1:5037":
+        _check_devices_spec(options)
+    for opt in ("model", "planner_model", "operator_model", "checker_model"):
+        value = getattr(options, opt)
+        if value is not None and not _MODEL.fullmatch(value):
+            raise pytest.UsageError(f"--artemis-{opt.replace('_', '-')}={value!r} is not a model name: "
+                                    "litellm names look like PROVIDER/MODEL, e.g. openai/gpt-4o")
+    if options.api_base is not None and not re.match(r"https?://[^\s/]+", options.api_base):
+        raise pytest.UsageError(f"--artemis-api-base={options.api_base!r} is not an http(s) URL, e.g. "
+                                "http://127.0.0.1:8000/v1")
+
+
+def _check_devices_spec(options: ArtemisOptions) -> None:
+    from pytest_artemis.contracts import UsageError
+
+    from .lease import parse_adb_server, parse_device_option
+
+    try:
+        if options.device is not None:
+            _, serials = parse_device_option(options.device)
+            twice = sorted({s for s in serials if serials.count(s) > 1})
+            if twice:
+                raise UsageError(f"--artemis-device={options.device}: {', '.join(twice)} listed twice "
+                                 "(each device can be leased once: list every serial once)")
+        parse_adb_server(options.adb_server)
+    except UsageError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def _ours(item: pytest.Item, fixture: str) -> bool:
+    """Whether ``item`` gets ``fixture`` from this plugin (not from a conftest or another plugin)."""
+    defs = item._fixtureinfo.name2fixturedefs.get(fixture)  # type: ignore[attr-defined]
+    return bool(defs) and defs[-1].func.__module__ == "pytest_artemis.plugin.fixtures"
+
+
+def check_device(config: pytest.Config, options: ArtemisOptions) -> None:
+    """A device is configured and every listed serial is attached and online."""
+    from pytest_artemis.contracts import UsageError
+
+    from .lease import parse_adb_server, parse_device_option
+
+    if config.hook.pytest_artemis_lease_device.get_hookimpls():
+        return  # a farm plugin leases the devices
+    try:
+        sim_count, serials = parse_device_option(options.device)
+    except UsageError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    if sim_count:
+        return
+    host, port = parse_adb_server(options.adb_server)
+    where = f"the adb server at {host}:{port}"
+    import adbutils
+
+    try:
+        attached = {d.serial: d.state for d in adbutils.AdbClient(host, port, _ADB_TIMEOUT_S).list()}
+    except Exception as exc:  # noqa: BLE001 — adbutils raises assorted socket/protocol errors
+        raise pytest.UsageError(f"cannot reach {where} ({type(exc).__name__}: {exc}): start it with "
+                                "`adb start-server`, or point --artemis-adb-server=HOST:PORT at your farm's "
+                                "server (or use --artemis-device=sim)") from None
+    for serial in serials:
+        state = attached.get(serial)
+        if state is None:
+            listed = ", ".join(f"{s} ({st})" for s, st in sorted(attached.items())) or "none"
+            raise pytest.UsageError(f"--artemis-device: {serial} is not attached to {where} (attached: "
+                                    f"{listed}); check `adb devices` and the serial")
+        if state != "device":
+            raise pytest.UsageError(f"--artemis-device: {serial} is {state!r} on {where}, not online: "
+                                    "reconnect it (and accept the USB debugging prompt if unauthorized)")
+
+
+def check_artifacts(options: ArtemisOptions) -> None:
+    """The artifacts directory can be created and written (and has room for a file)."""
+    root = options.artifacts
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=root, prefix=".write-check-") as probe:
+            probe.write(b"x" * 4096)
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as exc:
+        raise pytest.UsageError(f"--artemis-artifacts={root}: the artifacts directory is not writable "
+                                f"({exc.strerror or type(exc).__name__}): pass a writable directory, e.g. "
+                                "--artemis-artifacts=/tmp/artemis") from None
+
+
+def check_model(options: ArtemisOptions) -> None:
+    """Every role has a model (the message names the options and the fixture)."""
+    from pytest_artemis.contracts import UsageError
+
+    from .fixtures import model_set
+
+    try:
+        model_set(options)
+    except UsageError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """After collection, when a collected test runs a goal: the checks that need the items or I/O."""
+    items = [i for i in session.items if "artemis" in getattr(i, "fixturenames", ())]
+    if not items or session.config.option.collectonly or hasattr(session.config, "workerinput"):
+        return  # an xdist worker cannot stop the session with a usage error: its tests report it
+    if session.testsfailed and not session.config.option.continue_on_collection_errors:
+        return  # collection errors interrupt the session first, and say more
+    options = session.config.stash[options_key]
+    check_artifacts(options)
+    if any(_ours(i, "artemis_device") for i in items):
+        check_device(session.config, options)
+    if any(_ours(i, "artemis_model") for i in items):
+        check_model(options)
+
