@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pytest_artemis.contracts import ProbeCheck, ProbeParam, ProbeResult, UsageError
 from pytest_artemis.contracts._base import Contract
@@ -37,12 +37,15 @@ class ProbeJudgement(Contract):
     facts: tuple[str, ...] = ()
 
 
-class Predicate(Protocol):
-    """``fn(output, **args) -> ProbeJudgement``: pure, no I/O; ``output`` is the kind it reads."""
+O_contra = TypeVar("O_contra", bound=ProbeOutput, contravariant=True)
+
+
+class Predicate(Protocol[O_contra]):
+    """``fn(output, **args) -> ProbeJudgement``: pure, no I/O; ``output`` is the model it reads."""
 
     __qualname__: str
 
-    def __call__(self, output: Any, /, **args: ProbeParam) -> ProbeJudgement: ...
+    def __call__(self, output: O_contra, /, **args: ProbeParam) -> ProbeJudgement: ...
 
 
 ArgCheck = Callable[[Mapping[str, ProbeParam]], None]
@@ -51,7 +54,7 @@ ArgCheck = Callable[[Mapping[str, ProbeParam]], None]
 
 @dataclass(frozen=True)
 class _Registered:
-    fn: Predicate
+    fn: Predicate[Any]
     reads: type[ProbeOutput]
     invariant: bool
     check_args: ArgCheck | None
@@ -61,8 +64,11 @@ _PREDICATES: dict[str, _Registered] = {}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
 
 
-def predicate(name: str, *, reads: type[ProbeOutput], invariant: bool = False,
-              check_args: ArgCheck | None = None) -> Callable[[Predicate], Predicate]:
+OutputT = TypeVar("OutputT", bound=ProbeOutput)
+
+
+def predicate(name: str, *, reads: type[OutputT], invariant: bool = False,
+              check_args: ArgCheck | None = None) -> Callable[[Predicate[OutputT]], Predicate[OutputT]]:
     """Register a predicate under ``name`` over the output model ``reads`` (e.g. ``BatteryOutput``).
 
     A name taken by another function is a UsageError. ``invariant=True`` marks a check of something
@@ -75,7 +81,7 @@ def predicate(name: str, *, reads: type[ProbeOutput], invariant: bool = False,
     if not (isinstance(reads, type) and issubclass(reads, ProbeOutput)):
         raise UsageError(f"predicate {name!r}: reads= must be a probe output model, got {reads!r}")
 
-    def register(fn: Predicate) -> Predicate:
+    def register(fn: Predicate[OutputT]) -> Predicate[OutputT]:
         existing = _PREDICATES.get(name)
         if existing is not None and existing.fn.__qualname__ != fn.__qualname__:
             raise UsageError(f"predicate {name!r} is already registered ({existing.fn!r})")
@@ -93,7 +99,7 @@ def _registered(name: str) -> _Registered:
         raise UsageError(f"unknown probe predicate {name!r} (known: {known})") from None
 
 
-def get_predicate(name: str) -> Predicate:
+def get_predicate(name: str) -> Predicate[Any]:
     """The registered predicate, or a UsageError naming the known ones."""
     return _registered(name).fn
 

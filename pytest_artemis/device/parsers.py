@@ -37,7 +37,7 @@ _RESUMED = re.compile(r"(?<![A-Za-z])(?:mResumedActivity|ResumedActivity|Resumed
 _FOCUSED_APP = re.compile(r"\bmFocusedApp=.*?" + _RECORD)
 _FOCUSED_TASK = re.compile(r"\btopDisplayFocusedRootTask=Task\{\S+\s+#(\d+)")
 _ACTIVITY_DUMP = re.compile(r"ACTIVITY MANAGER ACTIVITIES|ResumedActivity|mFocusedApp=")
-_WM_SECTION = re.compile(r"^WINDOW MANAGER (.*?) \(dumpsys window (\w+)\)")
+_WM_SECTION = re.compile(r"^WINDOW MANAGER .*?\(dumpsys window (\w+)\)")
 _DISPLAY = re.compile(r"^\s*Display: mDisplayId=(\d+)")
 _FOCUS = re.compile(r"^\s*mCurrentFocus=(.*)$")
 _APP = re.compile(r"^\s*mFocusedApp=(.*)$")
@@ -132,7 +132,7 @@ def _focus_lines(raw: str) -> tuple[list[tuple[int | None, str, str | None]], in
     frozen = False
     for line in raw.splitlines():
         if section := _WM_SECTION.match(line):
-            frozen, display = section.group(2) == "lastanr", None
+            frozen, display = section.group(1) == "lastanr", None
         elif frozen:
             continue
         elif m := _DISPLAY.match(line):
@@ -191,6 +191,15 @@ def _notification(line: str) -> PostedNotification | None:
                               channel=channel.group(1) if channel else None)
 
 
+def _with_extra(record: PostedNotification, field: str, value: str) -> PostedNotification:
+    """The record with its title or text filled in from the first extras line naming it."""
+    if field == "title" and record.title is None:
+        return record.model_copy(update={"title": value})
+    if field == "text" and record.text is None:
+        return record.model_copy(update={"text": value})
+    return record
+
+
 def parse_notifications(raw: str, params: Mapping[str, str]) -> Parsed:
     """``dumpsys notification --noredact`` → each posted ``NotificationRecord`` once (by key), with
     title/text from its extras when they are printed unredacted."""
@@ -201,9 +210,7 @@ def parse_notifications(raw: str, params: Mapping[str, str]) -> Parsed:
             last = record.key if record.key not in records else None
             records.setdefault(record.key, record)
         elif last is not None and (extra := _EXTRA.match(line)):
-            field = extra.group(1)
-            if getattr(records[last], field) is None:
-                records[last] = records[last].model_copy(update={field: extra.group(2)})
+            records[last] = _with_extra(records[last], extra.group(1), extra.group(2))
     if not records and "Notification List" not in raw and "Notification Manager state" not in raw:
         return Unreadable(reason="no notification records or notification manager dump")
     return NotificationsOutput(notifications=tuple(records.values()))
