@@ -210,13 +210,9 @@ class Replay:
         """In ``only`` mode, refuse to call the model: the run ends as a usage error."""
         if self.mode != "only":
             return
-        if self.diverged:
-            why = self.diverged
-        elif self.loaded.recording is None:
-            why = f"no usable recording of this test for this goal in {self.store.root}"
-            why += f" ({self.loaded.problem})" if self.loaded.problem else ""
-        else:
-            why = f"{what}: the recording does not cover it"
+        why = self.diverged or f"{what}: no usable recording of this test for this goal in {self.store.root}"
+        if not self.diverged and self.loaded.problem:
+            why += f" ({self.loaded.problem})"
         raise ReplayMismatch(
             f"replay mismatch (--artemis-replay=only) at {why}. The operator model was not called. "
             "Refresh the recording with --artemis-replay=auto (or =record) and commit it.")
@@ -236,21 +232,23 @@ class Replay:
         """Write the run's path (``auto``/``record``, a run that finished, whatever its verdicts: they are
         judged again on every replay) and return the one-line summary of the replay."""
         if self.mode != "only" and self._plan_text is not None:
-            self.written = self._write(outcome)
+            self.written = self._write(outcome, self._plan_text)
         return self.summary()
 
-    def _write(self, outcome: RunOutcome) -> str:
+    def _write(self, outcome: RunOutcome, plan: str) -> str:
         if outcome.execution != "finished":  # a crash or an interrupt keeps the previous path
             return f"not recorded: the run {outcome.execution}"
-        assert self._plan_text is not None
-        if any(self._carries_secret(text) for text in (self.node_id, self.goal, self._plan_text)):
+        if any(self._carries_secret(text) for text in (self.node_id, self.goal, plan)):
             return "not recorded: the goal, node id or plan carries a secret"
-        recording = Recording(node_id=self.node_id, goal=self.goal, plan_key=self._plan_key,
-                              plan=self._plan_text, turns=tuple(self._turns), truncated=self._truncated)
+        recording = Recording(node_id=self.node_id, goal=self.goal, plan_key=self._plan_key, plan=plan,
+                              turns=tuple(self._turns), truncated=self._truncated)
         previous = self.loaded.recording
         if previous is not None and previous.same_path(recording):
             return "recording unchanged"
-        path = self.store.save(recording)
+        try:
+            path = self.store.save(recording)
+        except OSError as exc:  # the run's verdicts stand; only the recording is missing
+            return f"not recorded: cannot write {self.loaded.path}: {exc}"
         return f"recorded {len(recording.turns)} turns to {path}"
 
     @property

@@ -8,8 +8,9 @@ Layout of the recordings directory (commit it next to the tests)::
 
 A file is replaced whole: written to a temporary file in the same directory, then renamed over the old
 one while the directory lock is held, so a reader (another worker, another machine) sees the old file
-or the new one, never a torn one. A recording holds no screenshots and no screen text: only signatures
-(hashes), the planner's plan text and the operator's decisions, redacted by the caller.
+or the new one, never a torn one. A recording holds no screenshots and no hierarchy: only signatures
+(hashes), the planner's plan text and the operator's decisions (which may quote what the model read on
+screen); the caller keeps anything carrying a secret out.
 """
 
 from __future__ import annotations

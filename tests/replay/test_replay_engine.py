@@ -127,3 +127,10 @@ def test_record_mode_never_replays_and_rewrites_the_recording(tmp_path, mode):
     assert not any(s.replayed for s in record.steps)
     assert [r.role for r in model.requests].count("operator") == len(record.steps)
     assert "recording unchanged" in summary
+
+
+def test_a_recording_that_cannot_be_written_is_reported_and_the_run_stands(tmp_path):
+    (tmp_path / "recordings").write_text("a file where the directory should be", encoding="utf-8")
+    outcome, _, summary, _ = replay_run(tmp_path, NotifyingPhone(), [flip_wifi])
+    assert outcome.task.status == "completed"
+    assert "not recorded: cannot write" in summary
