@@ -126,10 +126,12 @@ def project(root: Path) -> Path:
 
 
 def session(path: Path, env: dict[str, str]) -> tuple[float, dict[str, Run]]:
-    """One ``pytest`` session of the examples with replay on; (wall seconds, runs by test name)."""
+    """One ``pytest`` session of the examples with replay on; (wall seconds, runs by test name).
+
+    ``xunit1`` keeps the ``artemis.*`` properties on each testcase, where this reads them."""
     xml = path / "junit.xml"
     argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--artemis-device=sim",
-            "--artemis-replay=auto", f"--junitxml={xml}", "."]
+            "--artemis-replay=auto", f"--junitxml={xml}", "-o", "junit_family=xunit1", "."]
     started = time.perf_counter()
     subprocess.run(argv, cwd=path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     wall = time.perf_counter() - started
