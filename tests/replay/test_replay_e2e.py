@@ -98,6 +98,7 @@ def test_only_mode_without_a_recording_calls_no_model(project, form):
     assert not (project.path / ".artemis-recordings").exists()
 
 
+@pytest.mark.slow
 def test_a_recording_under_an_edited_goal_is_reported_stale_and_not_used(project):
     project.makepyfile(test_replay=TESTS)
     run(project, "auto")
