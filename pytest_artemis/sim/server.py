@@ -18,6 +18,7 @@ import select
 import socket
 import struct
 import threading
+from collections import deque
 
 from .phone import SimPhone
 from .protocol import ProtocolError, block, finish, read_request, send_fail, serve_shell, serve_sync
@@ -46,6 +47,9 @@ class SimServer:
         self._changed = threading.Condition()
         self._generation = 0
         self._forwards: list[tuple[str, str, str]] = []
+        self.requests: deque[str] = deque(maxlen=1000)
+        """The last 1000 smart-socket requests (host and device services), oldest first: what clients
+        asked for, e.g. to count a client's round trips."""
         for phone in self.phones.values():
             phone.add_online_listener(self._notify)
 
@@ -150,6 +154,7 @@ class SimServer:
             req = read_request(sock)
             if req is None:
                 return
+            self.requests.append(req)
             if phone is not None:
                 return self._device_service(sock, phone, req)
             if req.startswith(("host:transport", "host:tport:")):

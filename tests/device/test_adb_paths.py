@@ -112,3 +112,18 @@ def _png_with_lf() -> bytes:
         if b"\n" in png[8:]:
             return png
     raise AssertionError("no PNG with an LF byte")
+
+
+def test_a_step_asks_the_server_for_nothing_but_its_four_services(server, device: AdbDevice) -> None:
+    device.launch(SETTINGS)
+    server.requests.clear()
+    screen = perceive(device)
+    target = screen.view.find("Display")
+    assert target is not None
+    device.tap(*target.center)
+    device.screenshot()
+    transports = [r for r in server.requests if r.startswith("host:")]
+    services = [r for r in server.requests if not r.startswith("host:")]
+    assert transports == [f"host:transport:{device.serial}"] * 4  # no host:version, one connection each
+    assert sorted(s.split(" ", 1)[0] for s in services) == [
+        "exec:input", "exec:rm", "exec:screencap", "exec:screencap"]  # no dumpsys, no sync pull
