@@ -211,6 +211,7 @@ def plan_check_items(
                 subgoal=line.subgoal,
                 subgoal_hint=base.subgoal_hint if base else None,
                 probe=base.probe if base else None,
+                visual=base.visual if base else False,
             )
         )
     return tuple(items)
