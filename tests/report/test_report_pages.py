@@ -63,7 +63,8 @@ def test_unchecked_error_passed_and_interrupted_banners_give_their_reason(sim_se
     error = _banner_text(sim_session.report("test_model_down_error").read_text())
     assert "model failure ModelUnavailable" in error and "HTTP 503" in error
     passed = _banner_text(sim_session.report("test_alarm_passed").read_text())
-    assert "2 checks passed" in passed and "The alarm list has a 7:30 AM alarm" in passed
+    assert "3 checks passed" in passed and "The alarm list has a 7:30 AM alarm" in passed
+    assert "visual judgement of the screenshot" in passed  # the opted-in visual check says what it is
     killed = sim_session.report("test_killed_interrupted")
     page = parse(killed)
     assert "without a terminal record" in _banner_text(killed.read_text())
