@@ -67,7 +67,7 @@ OPTIONS: tuple[OptionDef, ...] = (
               default=".artemis", metavar="DIR"),
     OptionDef("keep", "Which runs keep their screenshots and report page: every run, only runs whose test "
               "did not pass, or none. The journal, the ledger and the outcome of every run are always "
-              "kept.", kind="choice", default="failed", choices=("all", "failed", "none")),
+              "kept.", kind="choice", default="all", choices=("all", "failed", "none")),
     OptionDef("reset", "Device state before each run: `none` (keep what earlier tests left), `app` (the "
               "goal's app: data cleared and force-stopped), `full` (the whole device back to its "
               "initial state, where the device supports it: the simulated phone does).", kind="choice",

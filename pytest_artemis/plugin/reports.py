@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from .interrupted import unreported_interrupted
 from .options import options_key
 from .summary import index_path_key
 
@@ -42,6 +43,8 @@ def index_entry(root: Path, nodeid: str, props: dict[str, str]) -> IndexEntry:
     word = props["artemis.outcome"]
     if record is not None:
         entry = IndexEntry.from_record(record, root, nodeid=nodeid, word=word)
+        if not (run_dir / "report.html").is_file():  # not kept (--artemis-keep): listed without a link
+            entry = entry.model_copy(update={"run_dir": str(run_dir.resolve())})
     else:
         try:
             rel = run_dir.resolve().relative_to(root).as_posix()
@@ -51,6 +54,16 @@ def index_entry(root: Path, nodeid: str, props: dict[str, str]) -> IndexEntry:
     if not entry.device and props.get("artemis.device"):
         entry = entry.model_copy(update={"device": props["artemis.device"]})
     return entry
+
+
+def prune(run_dir: Path) -> None:
+    """Drop a run's screenshots and report page (``--artemis-keep``); its journal, ledger and outcome stay."""
+    import shutil
+
+    from pytest_artemis.report import REPORT_FILE
+
+    shutil.rmtree(run_dir / "screens", ignore_errors=True)
+    (run_dir / REPORT_FILE).unlink(missing_ok=True)
 
 
 def _render_orphan(root: Path, props: dict[str, str]) -> None:
@@ -68,6 +81,26 @@ class Reports:
     def __init__(self, config: pytest.Config) -> None:
         self._config = config
         self._seen: dict[str, dict[str, str]] = {}
+        self._runs: dict[str, list[Path]] = {}
+        self._interrupted: dict[Path, IndexEntry] = {}
+
+    def _root(self) -> Path:
+        return self._config.stash[options_key].artifacts.resolve()
+
+    def _find_interrupted(self) -> None:
+        """Give every interrupted run nobody reported its INTERRUPTED page and remember its index row."""
+        from pytest_artemis.report import IndexEntry, render_run_report
+
+        root = self._root()
+        for record in unreported_interrupted(root):
+            render_run_report(record.dir, outcome_word="INTERRUPTED", root=root)
+            self._interrupted[record.dir.resolve()] = IndexEntry.from_record(record, root,
+                                                                              word="INTERRUPTED")
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """Runs an earlier session left unfinished (killed, interrupted) are reported by this one."""
+        if not hasattr(self._config, "workerinput") and self._root().is_dir():
+            self._find_interrupted()
 
     @pytest.hookimpl(trylast=True)
     def pytest_artemis_run_finish(self, item: pytest.Item, outcome: RunOutcome, artifacts: Path,
@@ -77,6 +110,7 @@ class Reports:
 
         root = self._config.stash[options_key].artifacts.resolve()
         render_run_report(artifacts, outcome_word=word, root=root)
+        self._runs.setdefault(item.nodeid, []).append(artifacts)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Remember each artemis test's properties (later reports of a test carry the final word)."""
@@ -84,15 +118,33 @@ class Reports:
                  if str(entry[0]).startswith("artemis.")}
         if "artemis.outcome" in props:
             self._seen[report.nodeid] = props
+        if report.when == "teardown" and report.nodeid in self._runs:
+            keep = self._config.stash[options_key].keep
+            runs = self._runs.pop(report.nodeid)
+            if keep == "none" or (keep == "failed" and props.get("artemis.outcome") == "PASSED"):
+                for run_dir in runs:
+                    prune(run_dir)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Write ``<artifacts>/index.html`` on the controller (never on an xdist worker)."""
-        if hasattr(self._config, "workerinput") or not self._seen:
+        if hasattr(self._config, "workerinput"):
             return
         from pytest_artemis.report import render_index
 
-        root = self._config.stash[options_key].artifacts.resolve()
+        root = self._root()
         for props in self._seen.values():
             _render_orphan(root, props)
+        if self._seen and root.is_dir():
+            self._find_interrupted()  # this session's own: Ctrl-C, a worker killed without a crash report
+        reported = {Path(props.get("artemis.artifacts") or root).resolve() for props in self._seen.values()}
         entries = [index_entry(root, nodeid, props) for nodeid, props in self._seen.items()]
-        self._config.stash[index_path_key] = render_index(root, entries)
+        entries += [entry for run_dir, entry in self._interrupted.items() if run_dir not in reported]
+        if not entries:
+            return
+        try:
+            self._config.stash[index_path_key] = render_index(root, entries)
+        except OSError as exc:  # a full or read-only disk must not crash the session summary
+            terminal = self._config.pluginmanager.get_plugin("terminalreporter")
+            if terminal is not None:
+                terminal.write_line(f"artemis: the session index could not be written in {root}: {exc}",
+                                    red=True)

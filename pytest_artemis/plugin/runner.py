@@ -14,6 +14,7 @@ import pytest
 from pytest_artemis.contracts import CheckVerdict, RunOutcome, StepRecord, TaskSpec
 
 from .breaker import ProviderBreaker, breaker_key
+from .interrupted import running
 from .junit import add_section, outcome_properties, section_text, set_properties
 from .options import ArtemisOptions
 from .outcomes import ArtemisOutcome, Judgement, judge
@@ -124,7 +125,8 @@ def run_for_item(
     item.config.hook.pytest_artemis_run_start(item=item, spec=spec, device=device, artifacts=journal.dir)
     observer = PluginObserver(item, progress)
     replay = _replay(settings, options, item.nodeid, spec.goal, redactor)
-    with call_deadline(config.deadline):  # a model call in flight ends with the run's time budget
+    # The lock marks the run as alive; a later session finds it interrupted if the process dies.
+    with running(journal.dir), call_deadline(config.deadline):  # a call ends with the run's budget
         outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=_ocr(options),
                            replay=replay)
     breaker.note(item.nodeid, outcome)
