@@ -195,7 +195,8 @@ def timeline(
     verdicts: Sequence[CheckVerdict] = (),
 ) -> str:
     """All step rows in journal order (``data-steps`` carries the count for tools and tests)."""
-    rows, previous = [], None
+    rows: list[str] = []
+    previous: int | None = None
     for step in steps:
         lazy = len(rows) >= _EAGER_ROWS
         rows.append(step_row(run_dir, step, plans, verdicts, previous, lazy=lazy))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from pytest_artemis.contracts import RunOutcome, outcome_word
+from pytest_artemis.contracts import RunOutcome, Usage, outcome_word
 from pytest_artemis.contracts._base import Contract
 from pytest_artemis.store import RunRecord
 
@@ -81,17 +81,17 @@ class IndexEntry(Contract):
             entry = cls.from_outcome(nodeid, rel, record.outcome, word=word)
             return entry.model_copy(update={"reason": headline})
         last = record.steps[-1].finished_at if record.steps else record.header.started_at
-        usage_tokens = sum(c.prompt_tokens + c.completion_tokens for c in record.model_calls)
-        costs = [c.cost_usd for c in record.model_calls]
-        cost = None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
+        usage = Usage()
+        for call in record.model_calls:  # no outcome to read the usage from: fold the call log
+            usage = usage.add(call)
         return cls(
             nodeid=nodeid,
             outcome=word,
             reason=headline,
             device=record.header.device,
             steps=len(record.steps),
-            tokens=usage_tokens,
-            cost_usd=cost,
+            tokens=usage.tokens,
+            cost_usd=usage.cost_usd,
             duration_s=max(last - record.header.started_at, 0.0),
             run_dir=rel,
         )
