@@ -111,7 +111,7 @@ def section_text(outcome: RunOutcome, verdicts: Iterable[CheckVerdict], artifact
     lines.append("verdicts (in order):")
     seq = list(verdicts)
     for v in seq:
-        kind = "assert_" if v.kind == "assert" else "verify"
+        kind = {"assert": "assert_", "goal": "goal"}.get(v.kind, "verify")
         step = f" @step {v.anchor_step}" if v.anchor_step is not None else ""
         reason = f" [{v.reason}]" if v.reason else ""
         lines.append(f"  {v.attempt_id} {v.status.upper()} {kind} {v.item_text!r} ({v.source}{step}): "

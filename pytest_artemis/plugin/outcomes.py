@@ -83,7 +83,7 @@ def _blocked_reason(outcome: RunOutcome) -> str:
 
 
 def _line(item: ItemSummary) -> str:
-    kind = "assert_" if item.kind == "assert" else "verify"
+    kind = {"assert": "assert_", "goal": "goal"}.get(item.kind, "verify")
     when = " (when=end)" if item.when == "end" else ""
     detail = item.evidence or item.reason or "no evidence recorded"
     if item.reason and item.evidence and item.reason not in item.evidence:

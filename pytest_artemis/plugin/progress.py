@@ -49,7 +49,7 @@ class Progress:
         self._write(f"step {step.step} ({step.turn}{replayed}): {actions}{flags}")
 
     def verdict(self, verdict: CheckVerdict) -> None:
-        kind = "assert_" if verdict.kind == "assert" else "verify"
+        kind = {"assert": "assert_", "goal": "goal"}.get(verdict.kind, "verify")
         self._write(f"{verdict.status.upper()} {kind} {_short(verdict.item_text, 50)!r}: "
                     f"{_short(verdict.evidence, 60)}")
 
