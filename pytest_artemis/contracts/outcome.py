@@ -56,6 +56,9 @@ class InfraFailure(Contract):
     kind: InfraKind
     error_class: str
     message: str
+    traceback: str = ""
+    """The formatted traceback of a ``harness`` failure (a bug in our own code); empty for the outside
+    world's failures, whose class and message say all there is."""
 
 
 class RunOutcome(Contract):
