@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import re
 import shlex
 import threading
@@ -23,6 +24,8 @@ from .errors import DeviceCommandFailed, DeviceError, DeviceTimeout, DeviceUnava
 from .hierarchy import HierarchyParseError, parse_hierarchy
 from .probe_table import ProbeTable, builtin_probes
 from .wire import AdbWire, ServiceRefused
+
+log = logging.getLogger(__name__)
 
 _EXIT_MARK = b"__ARTEMIS_EXIT__:"
 _UIDUMP = "/data/local/tmp/artemis-uidump.xml"
@@ -276,6 +279,7 @@ class AdbDevice:
         raw = out.decode("utf-8", errors="replace")
         parsed = (self._probe_table.parse(spec, raw) if code == 0
                   else Unreadable(reason=f"`{_quote(argv)}` exited {code}"))
+        log.debug("probe %s on %s: exit %d, %s", spec.kind, self.serial, code, type(parsed).__name__)
         return ProbeResult(spec=spec, argv=tuple(argv), raw=raw, exit_code=code, parsed=parsed)
 
     def info(self) -> DeviceInfo:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from pytest_artemis.contracts import CheckItem, CheckVerdict, VerdictSource, VerdictStatus
+from pytest_artemis.contracts import ArtemisError, CheckItem, CheckVerdict, VerdictSource, VerdictStatus
 
 from .verdicts import blanket
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -157,9 +160,12 @@ class CheckpointScheduler:
         self._current[cid] = attempt.attempt_id
         task = asyncio.get_running_loop().create_task(self._guarded(attempt), name=attempt.attempt_id)
         self._running[cid] = (attempt, task)
+        log.debug("checkpoint %s spawned, anchored to step %d", attempt.attempt_id, anchor_step)
 
     async def _guarded(self, attempt: Attempt) -> tuple[CheckVerdict, ...]:
-        """The judgement under the per-check timeout; failure of the checker is inconclusive (fail-open)."""
+        """The judgement under the per-check timeout. What the outside world throws (device, provider,
+        model output: an ``ArtemisError``) makes it inconclusive (fail-open); a bug in our own code
+        propagates to the harvest, which ends the run as a harness failure."""
         try:
             async with asyncio.timeout(self._timeout_s):
                 return tuple(await self._judge(attempt))
@@ -167,13 +173,15 @@ class CheckpointScheduler:
             return self._blanket(attempt, "inconclusive", f"timeout after {self._timeout_s:g}s")
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # the checker failing must not stop the run: recorded, fail-open
+        except ArtemisError as exc:  # the device or provider failing must not stop the run: fail-open
             return self._blanket(attempt, "inconclusive", f"checker error: {type(exc).__name__}: {exc}")
 
     def _collect(self, cid: str, *, superseded: bool = False) -> Harvest:
         attempt, task = self._running.pop(cid)
         current = not superseded and self._current.get(cid) == attempt.attempt_id
-        return Harvest(attempt, task.result(), current)
+        verdicts = task.result()
+        log.debug("checkpoint %s harvested: %s", attempt.attempt_id, ", ".join(v.status for v in verdicts))
+        return Harvest(attempt, verdicts, current)
 
     async def _supersede(self, attempt: Attempt, task: asyncio.Task[tuple[CheckVerdict, ...]]) -> Harvest:
         cid = attempt.checkpoint.checkpoint_id

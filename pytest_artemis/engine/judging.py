@@ -7,7 +7,14 @@ import time
 from collections.abc import Sequence
 
 from pytest_artemis.agents.checker import Checker, CheckRequest, Entry, Judgement
-from pytest_artemis.contracts import CheckItem, CheckVerdict, Citation, EvidenceScreen, ScreenView
+from pytest_artemis.contracts import (
+    ArtemisError,
+    CheckItem,
+    CheckVerdict,
+    Citation,
+    EvidenceScreen,
+    ScreenView,
+)
 from pytest_artemis.models import ImagePart
 from pytest_artemis.probes import run_probe_check
 
@@ -94,7 +101,7 @@ async def model_verdicts(
     except TimeoutError:
         return _fail_open(items, f"{prefix}timeout after {timeout:g}s", attempt_id, checkpoint_id,
                           anchor_step, started), ()
-    except Exception as exc:  # fail-open: a failing checker lets the run go on, its items inconclusive
+    except ArtemisError as exc:  # fail-open: the device or provider failing lets the run go on, inconclusive
         reason = f"{prefix or 'checker '}error: {type(exc).__name__}: {exc}"[:500]
         return _fail_open(items, reason, attempt_id, checkpoint_id, anchor_step, started), ()
     verdicts = [await _grounded(state, j, window, evidence, attempt_id=attempt_id,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from dataclasses import dataclass, field
 
@@ -20,6 +21,8 @@ from .context import operator_context, operator_scenario
 from .harvest import apply_harvest
 from .screens import post_view
 from .state import RunState
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -91,6 +94,7 @@ async def operator_turn(state: RunState, scheduler: CheckpointScheduler) -> bool
     """One recorded turn; returns whether the operator claimed ``finish``. Device errors propagate
     after the turn is recorded."""
     turn = _Turn(number=len(state.steps) + 1, started_at=time.time())
+    log.debug("run %s: turn %d starts", state.run_id, turn.number)
     screen = await asyncio.to_thread(perceive, state.device, ocr=state.ocr,
                                    image_max_side=state.config.image_max_side)
     pre = state.journal.put_screen(screen.capture.png)
@@ -124,6 +128,8 @@ async def operator_turn(state: RunState, scheduler: CheckpointScheduler) -> bool
     state.record_step(_record(state, turn, screen, (pre, post, hierarchy, post_hierarchy), decision, results))
     if state.breakers.tripped and not state.stop:
         state.stop = state.breakers.tripped
+    log.debug("run %s: turn %d ends: %d action(s), %d refused, finish=%s, error=%s", state.run_id,
+              turn.number, len(results), sum(r.refused for r in results), finish, turn.error or "none")
     if device_error is not None:
         raise device_error
     for harvest in await scheduler.release(turn.number):

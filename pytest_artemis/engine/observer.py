@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 from pytest_artemis.contracts import CheckVerdict, RunOutcome, StepRecord
 from pytest_artemis.store.journal import RunHeader
+
+T = TypeVar("T")
 
 
 class RunObserver(Protocol):
@@ -34,3 +37,40 @@ class NullObserver:
 
     def on_finish(self, outcome: RunOutcome) -> None:
         """Called once the outcome is written."""
+
+
+class ObserverFailed(Exception):
+    """An observer callback raised. ``run_task`` closes the run as crashed (the traceback journaled) and
+    raises this, so the callback's own exception (``error``, also the ``__cause__``) reaches the caller."""
+
+    def __init__(self, error: Exception, outcome: RunOutcome | None = None) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.error = error
+        self.outcome = outcome
+
+
+class GuardedObserver:
+    """Wraps an observer so that its exceptions are told apart from the engine's own (``ObserverFailed``)."""
+
+    def __init__(self, inner: RunObserver) -> None:
+        self._inner = inner
+
+    def on_start(self, header: RunHeader) -> None:
+        self._call(self._inner.on_start, header)
+
+    def on_step(self, step: StepRecord) -> None:
+        self._call(self._inner.on_step, step)
+
+    def on_verdict(self, verdict: CheckVerdict) -> None:
+        self._call(self._inner.on_verdict, verdict)
+
+    def on_finish(self, outcome: RunOutcome) -> None:
+        """The last call: the journal is closed, so the observer's exception propagates as it is."""
+        self._inner.on_finish(outcome)
+
+    @staticmethod
+    def _call(callback: Callable[[T], None], arg: T) -> None:
+        try:
+            callback(arg)
+        except Exception as exc:
+            raise ObserverFailed(exc) from exc

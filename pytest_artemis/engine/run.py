@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import time
+import traceback
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
@@ -30,7 +32,7 @@ from .checkpoints import CheckpointScheduler
 from .config import RunConfig
 from .judging import attempt_limit_s, checkpoint_judge
 from .loop import drive
-from .observer import NullObserver, RunObserver
+from .observer import GuardedObserver, NullObserver, ObserverFailed, RunObserver
 from .outcome import goal_unchecked, tally, task_result
 from .replay import Replay, ReplayMismatch
 from .settlement import settle
@@ -39,6 +41,10 @@ from .verdicts import current_verdicts
 
 if TYPE_CHECKING:
     from pytest_artemis.device.ocr import OcrEngine
+
+log = logging.getLogger(__name__)
+TRACEBACK_LIMIT = 20_000
+"""Characters of a harness failure's traceback kept (its innermost frames, where the bug is)."""
 
 
 def run_task(
@@ -59,7 +65,10 @@ def run_task(
     coro = run_task_async(spec, device, models, config, journal, observer=observer, ocr=ocr, replay=replay)
     try:
         asyncio.get_running_loop()
+        in_loop = True
     except RuntimeError:
+        in_loop = False
+    if not in_loop:  # outside the except block: a harness traceback is not chained to this RuntimeError
         return asyncio.run(coro)
     with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="artemis-run") as pool:
         return pool.submit(asyncio.run, coro).result()
@@ -78,13 +87,17 @@ async def run_task_async(
 ) -> RunOutcome:
     """Plan, operate, check and settle; close ``journal`` with the outcome and return it.
 
-    Device and model-provider failures end the run as ``crashed`` with ``infra`` set; a cancellation
-    (KeyboardInterrupt) closes the journal as ``interrupted`` and propagates. With ``replay`` the first
-    plan and operator decisions come from its recording while the screen matches it (verdicts never).
+    Device and model-provider failures end the run as ``crashed`` with ``infra`` set; so does a bug in
+    our own code (kind ``harness``, with its redacted traceback). An exception raised by ``observer``
+    closes the run the same way, then propagates as ``ObserverFailed`` (its cause is the observer's own
+    exception). A cancellation (KeyboardInterrupt) closes the journal as ``interrupted`` and propagates.
+    With ``replay`` the first plan and operator decisions come from its recording while the screen
+    matches it (verdicts never).
     """
     header = journal.header
+    guarded = GuardedObserver(observer or NullObserver())
     state = RunState(spec=spec, config=config, device=device, models=models, journal=journal,
-                     observer=observer or NullObserver(), header=header, calls=CallLog(header.run_id),
+                     observer=guarded, header=header, calls=CallLog(header.run_id),
                      ocr=ocr, replay=replay,
                      breakers=Breakers(same_finding_limit=config.same_finding_limit,
                                        no_effect_limit=config.no_effect_limit))
@@ -93,6 +106,7 @@ async def run_task_async(
                                     timeout_s=attempt_limit_s(config))
     execution: Execution = "finished"
     infra: InfraFailure | None = None
+    observer_failed: ObserverFailed | None = None
     try:
         state.observer.on_start(header)
         await _prepare(state)
@@ -110,11 +124,18 @@ async def run_task_async(
         await _cancel(scheduler)
         _close(state, "interrupted", None)
         raise
-    except Exception as exc:  # a harness bug still ends as a recorded, closed run (ERROR), not a traceback
-        execution, infra = "crashed", _infra(exc, "harness")
+    except ObserverFailed as exc:
+        observer_failed = exc
+        execution, infra = "crashed", _harness(state, exc.error, "raised by the run's observer: ")
+    except Exception as exc:  # a bug in our own code: a closed run (ERROR) that keeps its traceback
+        execution, infra = "crashed", _harness(state, exc)
     if execution == "crashed":
         await _cancel(scheduler)
-    return _close(state, execution, infra)
+    outcome = _close(state, execution, infra)
+    if observer_failed is not None:
+        observer_failed.outcome = outcome
+        raise observer_failed
+    return outcome
 
 
 _KINDS: dict[str, InfraKind] = {"device": "device", "model": "model", "usage": "usage"}
@@ -123,6 +144,14 @@ _KINDS: dict[str, InfraKind] = {"device": "device", "model": "model", "usage": "
 def _infra(exc: BaseException, kind: str) -> InfraFailure:
     return InfraFailure(kind=_KINDS.get(kind, "harness"), error_class=type(exc).__name__,
                         message=str(exc)[:2000])
+
+
+def _harness(state: RunState, exc: Exception, prefix: str = "") -> InfraFailure:
+    """A bug in our own code (or an observer's), with its traceback redacted as the journal redacts."""
+    log.debug("run %s: harness failure", state.run_id, exc_info=exc)
+    text = "".join(traceback.format_exception(exc))[-TRACEBACK_LIMIT:]
+    return InfraFailure(kind="harness", error_class=type(exc).__name__, message=f"{prefix}{exc}"[:2000],
+                        traceback=state.journal.redactor.redact(text))
 
 
 async def _cancel(scheduler: CheckpointScheduler) -> None:

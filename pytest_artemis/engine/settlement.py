@@ -6,7 +6,7 @@ import asyncio
 import time
 from collections.abc import Sequence
 
-from pytest_artemis.contracts import CheckItem, CheckVerdict, EvidenceScreen
+from pytest_artemis.contracts import ArtemisError, CheckItem, CheckVerdict, EvidenceScreen
 from pytest_artemis.device.perception import perceive
 from pytest_artemis.models import ImagePart
 from pytest_artemis.plan import normalize_text
@@ -49,7 +49,7 @@ async def settle(state: RunState, scheduler: CheckpointScheduler) -> bool:
     except TimeoutError:
         verdicts, unmet = _failed_open(items, attempt_id, started, f"final check timeout after "
                                                                    f"{attempt_limit_s(state.config):g}s"), ()
-    except Exception as exc:  # fail-open: the final check failing lets the run end, recorded inconclusive
+    except ArtemisError as exc:  # fail-open: the device or provider failing lets the run end, inconclusive
         reason = f"final check error: {type(exc).__name__}"
         verdicts, unmet = _failed_open(items, attempt_id, started, reason), ()
     note_verdicts(state, [_goal_unjudged(v) for v in verdicts])

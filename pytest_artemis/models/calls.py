@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -10,6 +11,8 @@ from contextvars import ContextVar
 from dataclasses import asdict, dataclass
 
 from pytest_artemis.contracts import CallStatus, ModelCallRecord, Role, Usage
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -60,6 +63,9 @@ class CallLog:
             self._records.append(record)
             if self._sink is not None:
                 self._sink(record)
+        log.debug("model call %s#%d: %s %s %s in %.0f ms, %d+%d tokens", record.run_id, record.seq,
+                  record.role, record.model, record.status, record.latency_ms, record.prompt_tokens,
+                  record.completion_tokens)
         return record
 
     @property

@@ -107,6 +107,8 @@ def section_text(outcome: RunOutcome, verdicts: Iterable[CheckVerdict], artifact
     if outcome.infra is not None:
         infra = outcome.infra
         lines.append(f"infrastructure: {infra.kind} {infra.error_class}: {infra.message}")
+        if infra.traceback:
+            lines.append(infra.traceback.rstrip("\n"))
     lines.append(f"artifacts: {artifacts}")
     lines.append("verdicts (in order):")
     seq = list(verdicts)

@@ -111,7 +111,9 @@ def _error_message(outcome: RunOutcome) -> str:
         return f"ERROR: usage error{device}: {outcome.infra.message}"
     if outcome.infra is not None:
         infra = outcome.infra
-        return (f"ERROR: infrastructure failure ({infra.kind}) {infra.error_class}{device}: {infra.message}")
+        trace = f"\n{infra.traceback.rstrip()}" if infra.traceback else ""
+        head = f"ERROR: infrastructure failure ({infra.kind}) {infra.error_class}{device}: {infra.message}"
+        return head + trace
     reason = outcome.stop_reason or "no reason recorded"
     return f"ERROR: run {outcome.execution}{device}: {reason}"
 

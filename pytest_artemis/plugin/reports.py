@@ -75,6 +75,14 @@ def _render_orphan(root: Path, props: dict[str, str]) -> None:
         render_run_report(run_dir, outcome_word=props["artemis.outcome"], root=root)
 
 
+def render_report(item: pytest.Item, artifacts: Path, word: str) -> None:
+    """Render the page of a run of ``item`` that ended without ``pytest_artemis_run_finish`` (a hook
+    raised), as the registered ``Reports`` plugin renders every other run."""
+    reports = item.config.pluginmanager.get_plugin("artemis.reports")
+    if isinstance(reports, Reports):
+        reports.render(item.nodeid, artifacts, word)
+
+
 class Reports:
     """Registered as a plugin in ``pytest_configure``; renders the run reports and the session index."""
 
@@ -106,11 +114,14 @@ class Reports:
     def pytest_artemis_run_finish(self, item: pytest.Item, outcome: RunOutcome, artifacts: Path,
                                   word: str) -> None:
         """Render the run's ``report.html`` next to its journal, with the word the run maps to."""
+        self.render(item.nodeid, artifacts, word)
+
+    def render(self, nodeid: str, artifacts: Path, word: str) -> None:
+        """Render a run's ``report.html`` next to its journal; ``--artemis-keep`` prunes it at teardown."""
         from pytest_artemis.report import render_run_report
 
-        root = self._config.stash[options_key].artifacts.resolve()
-        render_run_report(artifacts, outcome_word=word, root=root)
-        self._runs.setdefault(item.nodeid, []).append(artifacts)
+        render_run_report(artifacts, outcome_word=word, root=self._root())
+        self._runs.setdefault(nodeid, []).append(artifacts)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Remember each artemis test's properties (later reports of a test carry the final word)."""

@@ -106,6 +106,7 @@ def run_for_item(
     whatever the caller raises next.
     """
     from pytest_artemis.engine import run_task
+    from pytest_artemis.engine.observer import ObserverFailed
     from pytest_artemis.models import call_deadline
     from pytest_artemis.store import Redactor, RunJournal
 
@@ -125,10 +126,14 @@ def run_for_item(
     item.config.hook.pytest_artemis_run_start(item=item, spec=spec, device=device, artifacts=journal.dir)
     observer = PluginObserver(item, progress)
     replay = _replay(settings, options, item.nodeid, spec.goal, redactor)
-    # The lock marks the run as alive; a later session finds it interrupted if the process dies.
-    with running(journal.dir), call_deadline(config.deadline):  # a call ends with the run's budget
-        outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=_ocr(options),
-                           replay=replay)
+    try:
+        # The lock marks the run as alive; a later session finds it interrupted if the process dies.
+        with running(journal.dir), call_deadline(config.deadline):  # a call ends with the run's budget
+            outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=_ocr(options),
+                               replay=replay)
+    except ObserverFailed as failed:  # one of our hooks raised: recorded, then it propagates as it is
+        _record_crash(item, when, failed.outcome, observer, journal.dir, redactor)
+        raise failed.error from None
     breaker.note(item.nodeid, outcome)
     replayed = redactor.redact(replay.finish(outcome)) if replay is not None else ""
     if replay is not None:
@@ -146,6 +151,19 @@ def run_for_item(
     item.config.hook.pytest_artemis_run_finish(item=item, outcome=outcome, artifacts=journal.dir,
                                                word=judgement.word)
     return result
+
+
+def _record_crash(
+    item: pytest.Item, when: str, outcome: RunOutcome | None, observer: PluginObserver, artifacts: Path,
+    redactor: Redactor,
+) -> None:
+    """The properties, ``stdout [artemis]`` section and report of a run a hook's exception ended."""
+    from .reports import render_report
+
+    if outcome is not None:
+        set_properties(item, outcome_properties(outcome))
+        add_section(item, when, redactor.redact(section_text(outcome, observer.verdicts, artifacts, "ERROR")))
+    render_report(item, artifacts, "ERROR")
 
 
 def _replay(

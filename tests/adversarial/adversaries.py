@@ -13,7 +13,7 @@ from pytest_artemis.agents.schemas import (
     PlanReply,
 )
 from pytest_artemis.contracts import Finish, Launch, Tap, TypeText
-from pytest_artemis.testing import ScriptedRequest
+from pytest_artemis.testing import ModelUnavailable, ScriptedRequest
 
 SETTINGS = "com.android.settings"
 PLAN = "- [ ] Open Wi-Fi settings\n- [ ] Turn Wi-Fi on\n"
@@ -65,7 +65,7 @@ def checker(kind: str, request: ScriptedRequest) -> CheckReport:
     if kind == "silent":
         return CheckReport()
     if kind == "raising":
-        raise RuntimeError("checker crashed")
+        raise ModelUnavailable("checker provider crashed", http_status=500)
     if kind == "hedging":
         return all_pass(request, None, "The check passed successfully. Confirmed, as required.")
     if kind == "wrong_quote":

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from pytest_artemis.contracts import CheckItem
 from pytest_artemis.engine.checkpoints import Attempt, Checkpoint, CheckpointScheduler
 from pytest_artemis.engine.verdicts import make_verdict
+from pytest_artemis.models import ModelUnavailable
 
 ITEM = CheckItem(kind="verify", text="The thing is on")
 
@@ -145,9 +148,9 @@ def test_per_check_timeout_is_inconclusive_not_passed():
     asyncio.run(scenario())
 
 
-def test_checker_error_is_inconclusive():
+def test_a_provider_failure_in_the_checker_is_inconclusive():
     async def broken(attempt: Attempt):
-        raise RuntimeError("checker exploded")
+        raise ModelUnavailable("checker exploded", http_status=503)
 
     async def scenario():
         sched = CheckpointScheduler(broken, concurrency=1, timeout_s=1)
@@ -157,6 +160,21 @@ def test_checker_error_is_inconclusive():
         (harvest,) = sched.harvest()
         assert harvest.verdicts[0].status == "inconclusive"
         assert "checker exploded" in harvest.verdicts[0].reason
+
+    asyncio.run(scenario())
+
+
+def test_a_bug_in_the_judge_propagates_from_the_harvest():
+    async def broken(attempt: Attempt):
+        raise ZeroDivisionError("a bug in our own code")
+
+    async def scenario():
+        sched = CheckpointScheduler(broken, concurrency=1, timeout_s=1)
+        sched.queue(checkpoint())
+        await sched.release(1)
+        await settle_loop()
+        with pytest.raises(ZeroDivisionError, match="a bug in our own code"):
+            sched.harvest()
 
     asyncio.run(scenario())
 
