@@ -10,13 +10,13 @@ import shlex
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import adbutils
 from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
 from PIL import Image, UnidentifiedImageError
 
-from pytest_artemis.contracts import ProbeResult, ProbeSpec
+from pytest_artemis.contracts import ProbeResult, ProbeSpec, UsageError
 from pytest_artemis.contracts.probe_outputs import PACKAGE_PATTERN, ForegroundOutput, Unreadable
 
 from .base import KEYCODES, Capture, DeviceInfo, Hierarchy
@@ -260,6 +260,19 @@ class AdbDevice:
     def stop(self, package: str) -> None:
         _check_package(package)
         self.check(["am", "force-stop", package])
+
+    def reset(self, scope: Literal["app", "full"], package: str | None = None) -> None:
+        """``pm clear`` + ``am force-stop`` of ``package``, or the simulated phone's ``simctl reset``."""
+        if scope == "app":
+            if package is not None:
+                _check_package(package)
+                self.check(["pm", "clear", package])
+                self.check(["am", "force-stop", package])
+            return
+        _, code = self.run(["simctl", "reset"])
+        if code != 0:
+            raise UsageError(f"{self._serial} has no full reset (only the simulated phone has one): use "
+                             "reset='app' (the goal's app data cleared) or reset='none'")
 
     def current_app(self) -> str:
         """Package of the resumed activity (empty string when none is known)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from pytest_artemis.contracts import ProbeResult, ProbeSpec, UIElement
 from pytest_artemis.contracts._base import Contract
@@ -85,6 +85,12 @@ class Device(Protocol):
     def launch(self, package: str, activity: str | None = None) -> None: ...
 
     def stop(self, package: str) -> None: ...
+
+    def reset(self, scope: Literal["app", "full"], package: str | None = None) -> None:
+        """Before a run: ``app`` clears ``package``'s data and force-stops it (nothing without a
+        package); ``full`` returns the whole device to its initial state, or raises ``UsageError`` on a
+        device that has no such reset (a real phone)."""
+        ...
 
     def current_app(self) -> str: ...
 

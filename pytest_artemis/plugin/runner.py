@@ -7,7 +7,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import pytest
 
@@ -119,8 +119,11 @@ def run_for_item(
     redactor = Redactor.from_environment()
     redactor.add(options.api_key)
     header = _header(spec, device, models, config)
+    _reset(device, settings.reset, spec.app)  # before the journal: a failed reset leaves no open run
     journal = RunJournal.create(artifacts_dir_for(options, item.nodeid), header, redactor=redactor)
     set_properties(item, {"artemis.artifacts": str(journal.dir), "artemis.execution": "running"})
+    if settings.reset != "none":
+        journal.append_event("device_reset", scope=settings.reset, app=spec.app)
     progress = Progress(item.config, redactor.redact)
     progress.start(spec, device.serial)
     item.config.hook.pytest_artemis_run_start(item=item, spec=spec, device=device, artifacts=journal.dir)
@@ -164,6 +167,19 @@ def _record_crash(
         set_properties(item, outcome_properties(outcome))
         add_section(item, when, redactor.redact(section_text(outcome, observer.verdicts, artifacts, "ERROR")))
     render_report(item, artifacts, "ERROR")
+
+
+def _reset(device: Device, scope: Literal["none", "app", "full"], app: str | None) -> None:
+    """The test's device reset policy, before the run starts (an ERROR naming the policy if it fails)."""
+    if scope == "none":
+        return
+    from pytest_artemis.contracts import ArtemisError
+
+    try:
+        device.reset(scope, app)
+    except ArtemisError as exc:
+        raise ArtemisOutcome(f"ERROR: device reset ({scope}) on {device.serial} failed: {exc}",
+                             pytrace=False) from None
 
 
 def _replay(

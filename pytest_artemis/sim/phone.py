@@ -50,6 +50,7 @@ class SimPhone:
     def __init__(self, serial: str, *, seed: int = 0, width: int = 1080, height: int = 2400,
                  transport_id: int = 1):
         self.serial = serial
+        self._seed = seed
         self.transport_id = transport_id
         self.width, self.height = width, height
         self.lock = threading.RLock()
@@ -85,6 +86,20 @@ class SimPhone:
         self._online_listeners: list[Callable[[], None]] = []
         self._render_lock = threading.Lock()
         self._prerender: threading.Thread | None = None
+
+    def reset(self) -> None:
+        """A full reset (``simctl reset``): apps, settings, alarms, contacts, files, battery and faults as
+        after boot with the same seed; the simulated clock runs on."""
+        fresh = SimPhone(self.serial, seed=self._seed, width=self.width, height=self.height,
+                         transport_id=self.transport_id)
+        with self.lock:
+            self.faults.clear()
+            self.battery_level, self.battery_overrides = fresh.battery_level, {}
+            self.settings, self.alarms, self.contacts = fresh.settings, fresh.alarms, fresh.contacts
+            self.tasks, self.recents, self.fg, self.overview = {}, [], None, False
+            self.dialog_pkg, self._toast, self._focus, self._select_all = None, None, None, False
+            self.fs = fresh.fs
+            self.changed()
 
     # -- clock and observable state ------------------------------------------------
 

@@ -13,6 +13,7 @@ process (or the ``adb`` CLI) can inject faults through ADB itself.
     simctl fault ignore-taps text=TEXT | resource-id=ID
     simctl fault hide-toasts [off]        apps show no toast (until off or clear)
     simctl fault clear
+    simctl reset                          full reset: the state after boot (same seed)
 """
 
 from __future__ import annotations
@@ -76,6 +77,9 @@ def simctl(ctx: Ctx, args: list[str]) -> int:
             data = p.state.to_json()
             data["faults"] = p.faults.describe()
             ctx.out(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        elif args == ["reset"]:
+            p.reset()
+            ctx.out("ok: reset\n")
         elif args == ["clock"]:
             ctx.out(f"{p.clock_ms}\n")
         elif args[:2] == ["clock", "advance"] and len(args) == 3:
