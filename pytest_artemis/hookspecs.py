@@ -49,11 +49,11 @@ def pytest_artemis_lease_device(config: pytest.Config, worker_id: str) -> Device
 
 
 @hookspec
-def pytest_artemis_probe_specs(config: pytest.Config) -> list[ProbeKind]:
+def pytest_artemis_probe_specs(config: pytest.Config) -> list[ProbeKind] | None:
     """Return extra probe kinds (``pytest_artemis.device.probe_table.ProbeKind``) for this session's table.
 
     They are checked like the built-ins (argv of plain words, validated parameters, nothing that
     changes device state); a refused kind is a usage error at startup. A kind's parser returns its
     ``output`` model (a ``ProbeOutput`` subclass) or ``Unreadable``; without one the output is the text.
-    The device runs them and the checker model is told them, like the built-ins.
+    The device runs them and the checker model is told them, like the built-ins. None adds nothing.
     """

@@ -234,7 +234,7 @@ class Checker:
 
 
 async def _serve(
-    requests: Sequence[ToolRequest], allowed: set[str], evidence: Evidence
+    requests: Sequence[ToolRequest], allowed: set[ToolName], evidence: Evidence
 ) -> tuple[str, list[ImagePart]]:
     """Run the read-only tool requests; an unregistered tool is refused, never served."""
     lines: list[str] = []

@@ -47,16 +47,16 @@ def _element(node: ET.Element, index: int) -> UIElement:
     attrs = node.attrib
     flags = {field: attrs.get(attr, "true" if attr == "enabled" else "false") == "true"
              for attr, field in _FLAGS.items()}
-    return UIElement(
-        index=index,
-        text=attrs.get("text", ""),
-        resource_id=attrs.get("resource-id", ""),
-        class_name=attrs.get("class", ""),
-        package=attrs.get("package", ""),
-        content_desc=attrs.get("content-desc", ""),
-        bounds=parse_bounds(attrs.get("bounds", "[0,0][0,0]")),
+    return UIElement.model_validate({
+        "index": index,
+        "text": attrs.get("text", ""),
+        "resource_id": attrs.get("resource-id", ""),
+        "class_name": attrs.get("class", ""),
+        "package": attrs.get("package", ""),
+        "content_desc": attrs.get("content-desc", ""),
+        "bounds": parse_bounds(attrs.get("bounds", "[0,0][0,0]")),
         **flags,
-    )
+    })
 
 
 def parse_hierarchy(xml: str) -> tuple[UIElement, ...]:

@@ -81,10 +81,11 @@ class RapidOcrEngine:
 
     def read(self, png: bytes) -> list[OcrWord]:
         import numpy as np
+        from rapidocr.utils.output import RapidOCROutput
 
         image, factor = _downscaled(png, self._max_side or 1 << 16)
         out = self._engine(np.asarray(image))
-        if out.boxes is None or out.txts is None:
+        if not isinstance(out, RapidOCROutput) or out.boxes is None or out.txts is None:
             return []
         return [OcrWord(text=text.strip(), bounds=_box(box, factor), score=float(score))
                 for box, text, score in zip(out.boxes, out.txts, out.scores or (), strict=False)

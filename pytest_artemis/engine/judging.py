@@ -14,6 +14,7 @@ from pytest_artemis.contracts import (
     Citation,
     EvidenceScreen,
     ScreenView,
+    VerdictStatus,
 )
 from pytest_artemis.models import ImagePart
 from pytest_artemis.probes import run_probe_check
@@ -36,7 +37,8 @@ async def probe_verdict(
     assert item.probe is not None
     started = time.time()
     result, judgement = await asyncio.to_thread(run_probe_check, state.device, item.probe)
-    status = ("passed" if judgement.passed else "failed") if judgement.conclusive else "inconclusive"
+    status: VerdictStatus = ("passed" if judgement.passed else "failed") if judgement.conclusive \
+        else "inconclusive"
     status, vacuous_reason = state.vacuity.adjust(item, status, judgement)
     citation = Citation(probe=item.probe.probe.kind, quote="; ".join(judgement.facts), found=True,
                         found_in="probe") if judgement.conclusive else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from typing import TYPE_CHECKING
 
 import pytest
@@ -118,6 +118,8 @@ def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | py
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_pycollect_makeitem(collector: pytest.Collector, name: str, obj: object) -> object:
+def pytest_pycollect_makeitem(
+    collector: pytest.Collector, name: str, obj: object
+) -> Generator[None, object, object]:
     result = yield
     return validated(collector, result)

@@ -220,10 +220,9 @@ def resolve(
         value, source = _resolve_one(opt, cli(opt.ini), env.get(opt.env), ini(opt.ini))
         values[opt.name] = value
         sources[opt.name] = source
-    values["artifacts"] = Path(str(values["artifacts"]))
-    values["recordings"] = Path(str(values["recordings"]))
     _check_values(values)
-    return ArtemisOptions(**values, sources=sources)  # type: ignore[arg-type]
+    paths = {"artifacts": Path(str(values["artifacts"])), "recordings": Path(str(values["recordings"]))}
+    return ArtemisOptions(**(values | paths), sources=sources)  # type: ignore[arg-type]
 
 
 def _resolve_one(

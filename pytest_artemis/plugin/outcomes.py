@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -215,6 +215,11 @@ deferred_key = pytest.StashKey[Judgement]()
 """A BLOCKED/ERROR judgement of a run from the test body, raised once the body's fixtures are torn down."""
 
 
+def _judgements(item: pytest.Item) -> list[Judgement]:
+    """The judgements of the item's runs so far (none before its first run)."""
+    return item.stash.get(judgements_key, [])
+
+
 def raise_in_setup(judgement: Judgement) -> None:
     """Raise BLOCKED/ERROR from the fixture's setup (JUnit ``<error>``); return for the other words."""
     if judgement.phase == "setup":
@@ -225,7 +230,7 @@ def raise_in_setup(judgement: Judgement) -> None:
 def pytest_runtest_call(item: pytest.Item) -> object:
     """After the body: apply the runs' verdicts. A failure in the body propagates first and wins."""
     result = yield
-    judgement = worst(item.stash.get(judgements_key, []))
+    judgement = worst(_judgements(item))
     if judgement is not None and judgement.phase == "setup":
         # Only a run from the body gets here BLOCKED/ERROR (the fixture's own run raised in setup). An
         # error is not a failure: it is raised after the body, in teardown, where pytest reports errors.
@@ -249,14 +254,16 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """Outermost, so xfail handling is done: stamp ``artemis.outcome`` on the item and the report."""
     from .junit import props_key, set_report_word
 
     report: pytest.TestReport = yield
     if props_key in item.stash:
         ours = call.excinfo is not None and isinstance(call.excinfo.value, ArtemisOutcome)
-        judgement = worst(item.stash.get(judgements_key, []))
+        judgement = worst(_judgements(item))
         word = report_word(judgement, report.when, report.outcome, hasattr(report, "wasxfail"), ours,
                            deferred_key in item.stash)
         if word is not None:

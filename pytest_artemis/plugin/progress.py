@@ -28,7 +28,7 @@ class Progress:
         )
 
     def _write(self, text: str) -> None:
-        if not self.enabled:
+        if not self.enabled or self._reporter is None:
             return
         suspended = self._capture.global_and_fixture_disabled() if self._capture else contextlib.nullcontext()
         with suspended:

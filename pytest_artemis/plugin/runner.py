@@ -24,6 +24,7 @@ from .timeout import run_deadline
 
 if TYPE_CHECKING:
     from pytest_artemis.device.base import Device
+    from pytest_artemis.device.ocr import OcrEngine
     from pytest_artemis.engine.config import RunConfig
     from pytest_artemis.engine.replay import Replay
     from pytest_artemis.models import ModelSet
@@ -194,7 +195,7 @@ def _replay(
     return Replay.open(settings.replay, RecordingStore(options.recordings), nodeid, goal, redactor)
 
 
-def _ocr(options: ArtemisOptions) -> object:
+def _ocr(options: ArtemisOptions) -> OcrEngine | None:
     if options.ocr == "none":
         return None
     from pytest_artemis.device.ocr import load_ocr

@@ -81,7 +81,7 @@ class SimPhone:
         self._screen_key: tuple | None = None
         self._root: Node | None = None
         self._windows: list[Node] = []
-        self._rendered: tuple[tuple, bytes] | None = None
+        self._rendered: tuple[tuple | None, bytes] | None = None
         self._xml: str | None = None
         self._online_listeners: list[Callable[[], None]] = []
         self._render_lock = threading.Lock()
@@ -274,7 +274,7 @@ class SimPhone:
         """``input tap``."""
         with self.lock:
             node = hit_test(self.screen()[0], x, y)
-            if node is not None and not self.faults.ignores(node):
+            if node is not None and node.action is not None and not self.faults.ignores(node):
                 node.action(x, y)
                 self.changed()
             self._after_input(TAP_MS)
@@ -283,7 +283,8 @@ class SimPhone:
         """``input swipe``: drags sliders; an upward swipe from the gesture bar goes home."""
         with self.lock:
             node = hit_test(self.screen()[0], x1, y1)
-            if node is not None and node.style == "slider" and not self.faults.ignores(node):
+            if node is not None and node.action is not None and node.style == "slider" \
+                    and not self.faults.ignores(node):
                 node.action(x2, y2)
                 self.changed()
             elif y1 >= self.kit.bottom and y1 - y2 > self.kit.s(300) and self.dialog_pkg is None:
@@ -361,8 +362,9 @@ class SimPhone:
         """(drawing root, dumpable windows) for the current state, cached per version."""
         with self.lock:
             key = (self.version, self._clock // 60_000, self.toast_text())
-            if key != self._screen_key:
+            if key != self._screen_key or self._root is None:
                 self._build(key)
+            assert self._root is not None  # _build sets it
             return self._root, self._windows
 
     def _build(self, key: tuple) -> None:
@@ -396,10 +398,11 @@ class SimPhone:
             root, _ = self.screen()
             key, dark = self._screen_key, self.dark
         with self._render_lock:
-            if self._rendered is None or self._rendered[0] != key:
-                png = render.render_png(root, (self.width, self.height), dark, self.kit.k)
-                self._rendered = (key, png)
-            return self._rendered[1]
+            rendered = self._rendered
+            if rendered is None or rendered[0] != key:
+                rendered = (key, render.render_png(root, (self.width, self.height), dark, self.kit.k))
+                self._rendered = rendered
+            return rendered[1]
 
     def hierarchy_xml(self) -> str:
         """``uiautomator dump`` XML of the current screen (cached like the PNG)."""

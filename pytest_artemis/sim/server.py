@@ -19,6 +19,7 @@ import socket
 import struct
 import threading
 from collections import deque
+from functools import partial
 
 from .phone import SimPhone
 from .protocol import ProtocolError, block, finish, read_request, send_fail, serve_shell, serve_sync
@@ -80,7 +81,7 @@ class SimServer:
         self._sock = sock
         self.host, self.port = sock.getsockname()[:2]
         self._stopping.clear()
-        self._thread = threading.Thread(target=self._accept_loop, name=f"simadb-{self.port}",
+        self._thread = threading.Thread(target=self._accept_loop, args=(sock,), name=f"simadb-{self.port}",
                                         daemon=True)
         self._thread.start()
         return self
@@ -95,7 +96,8 @@ class SimServer:
             # Wake the blocking accept() with a throwaway connection, then close.
             socket.create_connection((self.host, self.port), timeout=1).close()
         self._thread.join(timeout=5)
-        self._sock.close()
+        if self._sock is not None:
+            self._sock.close()
         with self._clients_lock:
             for client in list(self._clients):
                 with contextlib.suppress(OSError):
@@ -110,15 +112,19 @@ class SimServer:
     def __exit__(self, *exc) -> None:
         self.stop()
 
+    def _moved_on(self, seen: int) -> bool:
+        """Whether the screens changed since generation ``seen`` (or the server is stopping)."""
+        return self._generation != seen or self._stopping.is_set()
+
     def _notify(self) -> None:
         with self._changed:
             self._generation += 1
             self._changed.notify_all()
 
-    def _accept_loop(self) -> None:
+    def _accept_loop(self, sock: socket.socket) -> None:
         while not self._stopping.is_set():
             try:
-                client, _ = self._sock.accept()
+                client, _ = sock.accept()
             except OSError:
                 return
             if self._stopping.is_set():
@@ -337,8 +343,7 @@ class SimServer:
                 last = text
             with self._changed:
                 gen = self._generation
-                self._changed.wait_for(
-                    lambda seen=gen: self._generation != seen or self._stopping.is_set(), timeout=0.5)
+                self._changed.wait_for(partial(self._moved_on, gen), timeout=0.5)
             if _peer_closed(sock):
                 return
 

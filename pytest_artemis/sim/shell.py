@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -188,7 +189,8 @@ def tokenize(s: str) -> list[tuple]:
 def parse(s: str) -> list[tuple[str, list[tuple[list, list]]]]:
     """Parse into [(connector, pipeline)], pipeline = [(words, redirections)]."""
     result: list = []
-    connector, pipeline = ";", []
+    connector = ";"
+    pipeline: list[tuple[list, list]] = []
     words: list = []
     redirs: list = []
     tokens = tokenize(s)
@@ -302,6 +304,7 @@ class _Shell:
                     return 1
                 stdin = content
                 continue
+            writer: Callable[[bytes], None]
             if target == "/dev/null":
                 writer = _discard
             else:

@@ -10,9 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import ParamSpec
 
 #: Called with the tap (or swipe end) coordinates when a clickable node is hit.
 Action = Callable[[int, int], None]
+P = ParamSpec("P")
+
+
+def bind(fn: Callable[P, object], /, *args: P.args, **kwargs: P.kwargs) -> Action:
+    """An action calling ``fn(*args, **kwargs)`` wherever the node is hit (arguments bound now, so a
+    loop's variables keep the value they had when the node was built)."""
+
+    def action(x: int, y: int) -> None:
+        fn(*args, **kwargs)
+
+    return action
 
 
 @dataclass(eq=False)

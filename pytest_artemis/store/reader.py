@@ -153,6 +153,7 @@ def read_run(run_dir: Path | str) -> RunRecord:
     verdicts = _read_jsonl(run_dir, LEDGER_FILE, CheckVerdict, notices)
     calls = _read_jsonl(run_dir, MODEL_CALLS_FILE, ModelCallRecord, notices)
     events = _read_jsonl(run_dir, EVENTS_FILE, Event, notices)
+    execution: Execution
     if terminal is None:
         notices.append(f"{RUN_FILE}: no terminal record: the run was interrupted")
         outcome, execution = None, "interrupted"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..state import Alarm, Page, fmt_12h, local_time
 from ..ui import Kit
-from ..widgets import Node
+from ..widgets import Node, bind
 
 if TYPE_CHECKING:
     from ..phone import SimPhone
@@ -114,9 +114,9 @@ def build(phone: SimPhone, kit: Kit, page: Page) -> Node:
                           color="text2", rid=_ID + "upcoming_instance_label"))
         card.add(Node((s(660), y + s(80), s(780), y + s(200)), cls="android.widget.ImageButton",
                       rid=_ID + "delete", desc=f"Delete alarm {when}", clickable=True, focusable=True,
-                      style="delete", action=lambda x, yy, a=alarm: _delete(phone, a)))
+                      style="delete", action=bind(_delete, phone, alarm)))
         card.add(kit.switch((s(800), y + s(70), kit.w - s(60), y + s(210)), alarm.enabled,
-                            _ID + "onoff", lambda x, yy, a=alarm: _toggle(phone, a),
+                            _ID + "onoff", bind(_toggle, phone, alarm),
                             desc=f"{when} alarm"))
         lst.add(card)
         y += h
@@ -135,7 +135,7 @@ def _build_editor(phone: SimPhone, kit: Kit, page: Page, win: Node) -> Node:
                          _ID + ("material_hour_text_input" if key == "hour"
                                 else "material_minute_text_input"),
                          phone.is_focused(page, key),
-                         lambda x, yy, k=key: phone.focus(page, k), size=110, align="center"))
+                         bind(phone.focus, page, key), size=110, align="center"))
     win.add(kit.text((s(426), fy, s(520), fy + s(210)), ":", size=110, align="center"))
     win.add(kit.text((s(96), fy + s(215), s(426), fy + s(285)), "Hour", size=36, color="text2",
                      align="center"))
@@ -147,7 +147,7 @@ def _build_editor(phone: SimPhone, kit: Kit, page: Page, win: Node) -> Node:
                     text=value, rid=_ID + f"material_clock_period_{value.lower()}_button",
                     checkable=True, checked=d["ampm"] == value, selected=d["ampm"] == value,
                     clickable=True, focusable=True, style="toggle", size=s(44), bold=True,
-                    action=lambda x, yy, v=value: _set_ampm(phone, page, v))
+                    action=bind(_set_ampm, phone, page, value))
         win.add(node)
     ly = fy + s(340)
     win.add(kit.edit((s(96), ly, kit.w - s(96), ly + s(140)), d["label"], "Label", _ID + "label",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..state import Contact, Page
 from ..ui import Kit
-from ..widgets import Node
+from ..widgets import Node, bind
 
 if TYPE_CHECKING:
     from ..phone import SimPhone
@@ -77,7 +77,7 @@ def _save(phone: SimPhone, page: Page) -> None:
     if not (contact.first or contact.last or contact.phone):
         return
     phone.contacts.append(contact)
-    phone.push_page(PACKAGE, Page("detail", {"contact": contact}))
+    _open_detail(phone, contact)
     phone.show_toast("Contact saved")
 
 
@@ -98,7 +98,7 @@ def build(phone: SimPhone, kit: Kit, page: Page) -> Node:
             win.add(kit.edit((s(96), y, kit.w - s(96), y + s(150)), page.data[key], hint,
                              _ID + ("phone_number" if key == "phone" else f"{key}_name"),
                              phone.is_focused(page, key),
-                             lambda x, yy, k=key: phone.focus(page, k, select_all=False)))
+                             bind(phone.focus, page, key, select_all=False)))
             y += s(190)
         return win
     if page.name == "detail":
@@ -128,8 +128,7 @@ def build(phone: SimPhone, kit: Kit, page: Page) -> Node:
         h = s(170)
         name = contact.display_name or contact.phone
         item = Node((0, y, kit.w, y + h), cls="android.view.ViewGroup", rid=_ID + "cliv_name_textview",
-                    clickable=True, focusable=True, desc=name, action=lambda x, yy, c=contact:
-                    phone.push_page(PACKAGE, Page("detail", {"contact": c})))
+                    clickable=True, focusable=True, desc=name, action=bind(_open_detail, phone, contact))
         item.add(Node((s(60), y + s(25), s(180), y + s(145)), cls="android.widget.QuickContactBadge",
                       desc=name, rid=_ID + "cliv_photo", style="avatar", color=_avatar_color(name)))
         item.add(kit.text((s(230), y, kit.w - s(48), y + h), name, size=50, rid=_ID + "cliv_name"))
@@ -141,3 +140,7 @@ def build(phone: SimPhone, kit: Kit, page: Page) -> Node:
     kit.fab(win, PACKAGE, "floating_action_button", "Create contact",
             lambda x, yy: _open_editor(phone))
     return win
+
+
+def _open_detail(phone: SimPhone, contact: Contact) -> None:
+    phone.push_page(PACKAGE, Page("detail", {"contact": contact}))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .. import render
 from ..state import LAUNCHER, local_time
 from ..ui import Kit
-from ..widgets import Node
+from ..widgets import Node, bind
 from . import APPS, INERT_APPS
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def build_home(phone: SimPhone, kit: Kit) -> Node:
                 cls="android.view.ViewGroup", rid=_ID + "workspace")
     for i, (label, pkg, color) in enumerate(icons):
         x, y = (i % 4) * cell_w, grid.bounds[1] + (i // 4) * cell_h
-        action = (lambda xx, yy, p=pkg: phone.launch(p)) if pkg in APPS else (lambda xx, yy: None)
+        action = bind(phone.launch, pkg) if pkg in APPS else (lambda xx, yy: None)
         grid.add(Node((x, y, x + cell_w, y + cell_h), cls="android.widget.TextView", text=label,
                       desc=label, clickable=True, focusable=True, style="app_icon", size=s(40),
                       color=color, action=action))
@@ -56,7 +56,7 @@ def build_recents(phone: SimPhone, kit: Kit) -> Node:
     for pkg in phone.recents[:5]:
         card = Node((s(140), y, kit.w - s(140), y + s(260)), cls="android.widget.FrameLayout",
                     rid=_ID + "snapshot", desc=_label(pkg), clickable=True, focusable=True,
-                    style="card", action=lambda x, yy, p=pkg: phone.launch(p))
+                    style="card", action=bind(phone.launch, pkg))
         card.add(kit.text((s(200), y, kit.w - s(200), y + s(260)), _label(pkg), size=52,
                           align="center", rid=_ID + "title"))
         win.add(card)
@@ -106,7 +106,7 @@ def build_crash_dialog(phone: SimPhone, kit: Kit, pkg: str) -> list[Node]:
                                 phone.crash_app_info),
                                ("Close app", "com.android.server:id/aerr_close", phone.dismiss_dialog)):
         dlg.add(kit.button((s(120), y, kit.w - s(120), y + s(150)), label, rid,
-                           lambda x, yy, a=action: a(), filled=False))
+                           bind(action), filled=False))
         y += s(170)
     return [scrim, dlg]
 
