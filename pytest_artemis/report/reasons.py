@@ -150,7 +150,9 @@ def _error(record: RunRecord, outcome: RunOutcome) -> Reason:
         why = outcome.stop_reason or f"execution {outcome.execution}"
         return Reason(f"error: {why}", (Ground("execution " + outcome.execution, why, step=last),))
     infra = outcome.infra
-    ground = Ground(f"{infra.kind} failure", f"{infra.error_class}: {infra.message}", step=last)
+    ground = Ground(
+        f"{infra.kind} failure", f"{infra.error_class}: {infra.message}", infra.traceback, step=last
+    )
     return Reason(f"{infra.kind} failure {infra.error_class}: {infra.message}", (ground,))
 
 

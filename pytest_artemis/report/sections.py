@@ -60,7 +60,7 @@ def outcome_section(outcome: RunOutcome | None, why: Reason) -> str:
         ("Stop reason", esc(why.once(outcome.stop_reason) or "—")),
     ]
     if outcome.infra is not None and outcome.infra.traceback:
-        rows.append(("Traceback", tag("pre", esc(outcome.infra.traceback), class_="traceback")))
+        rows.append(("Traceback", tag("pre", esc(why.once(outcome.infra.traceback)), class_="traceback")))
     return section("Outcome", dl(rows), id_="outcome")
 
 
