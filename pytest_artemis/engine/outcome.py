@@ -80,19 +80,18 @@ def task_result(
     """
     unmet = unmet_verify(items, ledger, plan)
     texts = tuple(item.text for item in unmet)
+    still_open = open_subgoals_note(plan)
     if blocked_reason:
-        return TaskResult(status="blocked", reason=blocked_reason, unmet=texts)
+        return TaskResult(status="blocked", reason=_join(blocked_reason, still_open), unmet=texts)
     if unmet:
-        reason = last_finding or "verify items unmet at the end"
+        reason = _join(last_finding or "verify items unmet at the end", still_open)
         return TaskResult(status="blocked", reason=reason, unmet=texts)
     if unmet_subgoals:
         reason = "final check: not met for the goal: " + "; ".join(unmet_subgoals)
         return TaskResult(status="blocked", reason=reason)
-    open_subgoals = [s.text for s in plan.subgoals if not s.done] if plan else []
-    if open_subgoals:
+    if still_open:
         # The agent's own plan says the goal is not reached: that is blocked, whatever was checked.
-        reason = "subgoals still open at the end: " + "; ".join(open_subgoals)
-        return TaskResult(status="blocked", reason=reason)
+        return TaskResult(status="blocked", reason=still_open)
     current = current_verdicts(ledger)
     judged = current.get(goal.key) if goal is not None else None
     if goal is not None and judged is not None and judged.status == "failed":
@@ -104,6 +103,21 @@ def task_result(
     if unconfirmed:
         return TaskResult(status="partial", reason="verify items not confirmed: " + "; ".join(unconfirmed))
     return TaskResult(status="completed")
+
+
+def open_subgoals_note(plan: Plan | None) -> str:
+    """Why a run did not converge, in the plan's words: ``the plan still has 2 open subgoals: 'a'; 'b'``
+    (a subgoal counts as done only when the plan marks its own line ``[x]``); empty when none is open."""
+    texts = [s.text for s in plan.subgoals if not s.done] if plan else []
+    if not texts:
+        return ""
+    count = len(texts)
+    listed = "; ".join(map(repr, texts))
+    return f"the plan still has {count} open subgoal{'s' if count != 1 else ''}: {listed}"
+
+
+def _join(reason: str, note: str) -> str:
+    return f"{reason}; {note}" if note else reason
 
 
 NOTHING_CHECKED = ("the final check is off and no verify item passed non-vacuously: the agent's finish claim "

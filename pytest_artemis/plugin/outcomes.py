@@ -121,6 +121,8 @@ def _error_message(outcome: RunOutcome) -> str:
 def _blocked_message(outcome: RunOutcome, failed_verify: tuple[ItemSummary, ...]) -> str:
     task = outcome.task
     reason = task.reason or outcome.stop_reason or "the goal was not reached"
+    if outcome.stop_reason and outcome.stop_reason not in reason:
+        reason += f" (the run ended: {outcome.stop_reason}, after {outcome.steps} steps)"
     lines = [f"BLOCKED: task {task.status}: {reason}"]
     by_text = {i.text: i for i in outcome.tests.items if i.kind == "verify"}
     unmet = list(task.unmet) + [i.text for i in failed_verify if i.text not in task.unmet]

@@ -1,0 +1,72 @@
+"""Everything for offline tests: scripted models, the replies they return, and a scripted agent.
+
+``scripted_agent(tap("Network & internet"), tap("Airplane mode"), finish())`` scripts a run by what a
+user sees: each step is resolved against the screen of its turn, and the ``HonestChecker`` judges text
+checks only by citing the recorded screens (probe checks run as in every run).
+``ScriptedModel(respond)`` answers every role from a function of the request (sync or async), for full
+control; ``ScriptedModel.from_replies(planner=[…], operator=[…], checker=[…])`` answers from per-role lists.
+Typed replies are used as is; raw JSON text, dicts and ``ScriptedReply`` take the same parsing, validation
+and terminal-evidence path as a real model's output (so ``ScriptedModel.truncated('{"actions": [')`` fails
+the call and executes nothing). ``block_model_requests()`` — or ``ARTEMIS_ALLOW_MODEL_REQUESTS=0`` — makes
+every real ``LiteLLMModel`` call raise ``ModelRequestsBlocked`` before any network I/O.
+"""
+
+from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision, PlanReply, ToolRequest
+from pytest_artemis.contracts import (
+    Action,
+    Finish,
+    Key,
+    Launch,
+    LongPress,
+    Scroll,
+    Swipe,
+    Tap,
+    TypeText,
+    Wait,
+)
+from pytest_artemis.models.errors import ModelRequestsBlocked, ModelUnavailable, ScriptExhausted
+from pytest_artemis.models.litellm_model import block_model_requests, model_requests_allowed
+from pytest_artemis.models.scripted import ScriptedModel, ScriptedReply, ScriptedRequest
+
+from .agent import ScriptedOperator, scripted_agent
+from .checker import HonestChecker
+from .steps import Step, back, finish, home, launch, long_press, press, tap, type_text, wait
+
+__all__ = [
+    "Action",
+    "CheckReport",
+    "Finish",
+    "HonestChecker",
+    "Key",
+    "Launch",
+    "LongPress",
+    "ModelRequestsBlocked",
+    "ModelUnavailable",
+    "ModelVerdict",
+    "OperatorDecision",
+    "PlanReply",
+    "ScriptExhausted",
+    "ScriptedModel",
+    "ScriptedOperator",
+    "ScriptedReply",
+    "ScriptedRequest",
+    "Scroll",
+    "Step",
+    "Swipe",
+    "Tap",
+    "ToolRequest",
+    "TypeText",
+    "Wait",
+    "back",
+    "block_model_requests",
+    "finish",
+    "home",
+    "launch",
+    "long_press",
+    "model_requests_allowed",
+    "press",
+    "scripted_agent",
+    "tap",
+    "type_text",
+    "wait",
+]
