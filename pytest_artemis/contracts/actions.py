@@ -26,15 +26,21 @@ class _PointAction(Contract):
 
 
 class Tap(_PointAction):
+    """Tap an element (its index on the current screen) or a point."""
+
     kind: Literal["tap"] = "tap"
 
 
 class LongPress(_PointAction):
+    """Press and hold an element or a point."""
+
     kind: Literal["long_press"] = "long_press"
     duration_ms: int = Field(default=800, ge=100, le=10_000)
 
 
 class Swipe(Contract):
+    """Swipe from one point to another."""
+
     kind: Literal["swipe"] = "swipe"
     x1: int = Field(ge=0)
     y1: int = Field(ge=0)
@@ -44,11 +50,15 @@ class Swipe(Contract):
 
 
 class Scroll(Contract):
+    """Scroll the screen content in a direction."""
+
     kind: Literal["scroll"] = "scroll"
     direction: Literal["up", "down", "left", "right"]
 
 
 class TypeText(Contract):
+    """Type text, into the focused field or into an element tapped first."""
+
     kind: Literal["type"] = "type"
     text: str = Field(min_length=1)
     element: int | None = Field(default=None, ge=0)
@@ -56,17 +66,23 @@ class TypeText(Contract):
 
 
 class Key(Contract):
+    """Press a key."""
+
     kind: Literal["key"] = "key"
     key: Literal["BACK", "HOME", "ENTER", "DEL", "APP_SWITCH", "TAB", "SPACE"]
 
 
 class Launch(Contract):
+    """Launch an app by package (and optionally activity)."""
+
     kind: Literal["launch"] = "launch"
     package: str = Field(min_length=1)
     activity: str | None = None
 
 
 class Wait(Contract):
+    """Wait, doing nothing, for a number of milliseconds."""
+
     kind: Literal["wait"] = "wait"
     ms: int = Field(default=1000, ge=0, le=30_000)
 

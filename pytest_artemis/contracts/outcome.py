@@ -44,6 +44,8 @@ class TestTally(Contract):
 
 
 class TaskResult(Contract):
+    """The task axis of an outcome: completed, partial or blocked, why, and the unmet verify items."""
+
     status: TaskStatus
     reason: str = ""
     unmet: tuple[str, ...] = ()
