@@ -1,0 +1,159 @@
+"""The scripted agent: steps resolved against each turn's screen, subgoal ticks, an honest checker."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_artemis.contracts import Bounds, CheckItem, EvidenceScreen, ScreenView, Tap, UIElement
+from pytest_artemis.models import RequestContext
+from pytest_artemis.testing import HonestChecker, ScriptedRequest, finish, press, tap, type_text
+from pytest_artemis.testing.agent import ScriptedOperator, tick
+from pytest_artemis.testing.checker import quotes
+
+
+def element(index: int, text: str = "", **fields: object) -> UIElement:
+    return UIElement(index=index, text=text, bounds=Bounds(left=0, top=index * 100, right=1080,
+                                                           bottom=index * 100 + 90), **fields)
+
+
+SETTINGS = ScreenView(width=1080, height=2400, foreground="com.android.settings", elements=(
+    element(0, "Network & internet settings"),
+    element(1, "Network & internet", resource_id="android:id/title"),
+    element(2, "Wi\u2011Fi", resource_id="android:id/title"),
+    element(3, "", content_desc="Navigate up"),
+))
+
+
+def request(role: str, *, plan: str = "", screen: ScreenView | None = SETTINGS, checks=(), screens=(),
+            entry=None) -> ScriptedRequest:
+    from pydantic import BaseModel
+
+    context = RequestContext(goal="g", plan=plan, screen=screen, checks=tuple(checks),
+                             screens=tuple(screens), entry=entry)
+    return ScriptedRequest(role, BaseModel, (), context)  # type: ignore[arg-type]
+
+
+def test_a_label_matches_exactly_before_it_matches_a_part():
+    assert tap("network & internet").resolve(SETTINGS) == [Tap(element=1)]
+    assert tap("Wi-Fi").resolve(SETTINGS) == [Tap(element=2)]  # Android's non-breaking hyphen
+    assert tap(content_desc="navigate").resolve(SETTINGS) == [Tap(element=3)]
+    assert tap(resource_id="title").resolve(SETTINGS) == [Tap(element=1)]
+
+
+def test_a_step_that_is_not_on_screen_says_what_the_screen_shows():
+    why = tap("Airplane mode").resolve(SETTINGS)
+    assert why == ("tap('Airplane mode'): no element 'Airplane mode' on this screen (com.android.settings "
+                   "shows 'Network & internet settings', 'Network & internet', 'Wi\u2011Fi', 'Navigate up')")
+
+
+def test_bad_steps_fail_where_they_are_written():
+    with pytest.raises(TypeError):
+        tap()
+    with pytest.raises(ValueError):
+        press("VOLUME_UP")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        type_text("")
+
+
+def test_ticks_match_a_part_of_the_subgoal_and_say_when_nothing_matches():
+    plan = "- [ ] Open Network & internet\n- [ ] Turn on Airplane mode\n"
+    ticked, note = tick(plan, "airplane")
+    assert ticked is not None and "- [x] Turn on Airplane mode" in ticked and "- [ ] Open Network" in ticked
+    assert note == "; marks 'Turn on Airplane mode' done"
+    assert tick(plan, "Bluetooth") == (None, "; done='Bluetooth' matches no open subgoal (open: "
+                                             "'Open Network & internet'; 'Turn on Airplane mode')")
+
+
+def test_the_operator_waits_for_a_missing_element_then_gives_up_without_ticking():
+    operator = ScriptedOperator([tap("Airplane mode", done="airplane"), finish()], patience=2)
+    plan = "- [ ] Turn on Airplane mode\n"
+    first = operator(request("operator", plan=plan))
+    assert first.actions[0].kind == "wait" and "no element 'Airplane mode'" in first.decision
+    second = operator(request("operator", plan=plan))
+    assert second.actions[0].kind == "finish" and second.plan is None
+    assert second.decision.startswith("giving up after 2 turns: tap('Airplane mode')")
+
+
+def test_the_operator_runs_the_script_in_order_and_finish_marks_what_is_left():
+    operator = ScriptedOperator([tap("Network & internet", done="network"), finish("done")])
+    plan = "- [ ] Open Network & internet\n- [ ] Turn on Airplane mode\n"
+    first = operator(request("operator", plan=plan))
+    assert first.actions == [Tap(element=1)] and "- [x] Open Network & internet" in (first.plan or "")
+    last = operator(request("operator", plan=first.plan or ""))
+    assert last.actions[0].kind == "finish" and "- [ ]" not in (last.plan or "")
+    beyond = operator(request("operator", plan=last.plan or ""))
+    assert beyond.actions[0].kind == "finish"
+    assert beyond.decision.startswith("no scripted step left (2 given)")
+
+
+def item(text: str, kind: str = "assert") -> CheckItem:
+    return CheckItem(kind=kind, text=text)  # type: ignore[arg-type]
+
+
+def test_the_honest_checker_cites_the_recorded_screen_or_says_why_not():
+    screens = [EvidenceScreen(step=2, screen="post", view=SETTINGS)]
+    report = HonestChecker()(request("checker", checks=[
+        item("The page lists 'Network & internet'"),
+        item("The page lists 'Airplane mode'"),
+        item("The page looks tidy"),
+        item("No 'keeps stopping' dialog appears"),
+    ], screens=screens, entry="checkpoint"))
+    listed, missing, vague, absence = report.verdicts
+    assert (listed.status, listed.evidence) == (
+        "passed", "step 2 post shows 'Network & internet settings' (element 0)")
+    assert missing.status == "failed" and missing.evidence.startswith(
+        "none of the recorded screens (step 2 post) shows 'Airplane mode'; step 2 post: com.android.settings")
+    assert vague.status == "inconclusive" and "quotes no on-screen text" in vague.evidence
+    assert absence.status == "inconclusive" and "an absence cannot be cited" in absence.evidence
+
+
+def test_the_honest_checker_judges_nothing_without_a_recorded_screen():
+    report = HonestChecker()(request("checker", checks=[item("Shows 'Wi-Fi'")], screen=None,
+                                     entry="checkpoint"))
+    assert report.verdicts[0].status == "inconclusive"
+    final = HonestChecker()(request("checker", checks=[item("Shows 'Wi-Fi'")], entry="final"))
+    assert final.verdicts[0].status == "passed" and final.verdicts[0].evidence.startswith("the final screen")
+
+
+def test_quotes():
+    text = "A toast says 'Alarm set' and \u201cSaved\u201d, it's \"done\""
+    assert quotes(text) == ("Alarm set", "Saved", "done")
+
+
+AIRPLANE_TEST = '''
+import pytest
+from pytest_artemis import probes
+from pytest_artemis.testing import finish, scripted_agent, tap
+
+
+@pytest.fixture
+def artemis_model():
+    return scripted_agent(tap("Settings"), tap("Network & internet", done="network"), tap("{label}"),
+                          finish(), plan=["Open Network & internet", "Turn on Airplane mode"])
+
+
+@pytest.mark.goal("Turn on Airplane mode in Settings")
+@pytest.mark.verify("Airplane mode is on", probe=probes.setting("global", "airplane_mode_on", equals=True))
+def test_airplane_mode(artemis):
+    assert [s.decision for s in artemis.steps][:3] == [
+        "tap('Settings')", "tap('Network & internet'); marks 'Open Network & internet' done",
+        "tap('{label}')"]
+'''
+
+
+def test_a_scripted_airplane_run_passes_from_any_directory(pytester):
+    """Nothing here depends on the examples: a test file in a sub-directory of a fresh project."""
+    test_file = pytester.mkdir("elsewhere") / "test_air.py"
+    test_file.write_text(AIRPLANE_TEST.format(label="Airplane mode"))
+    result = pytester.runpytest("elsewhere", "--artemis-device=sim", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
+def test_a_run_that_does_not_converge_says_which_subgoals_are_open(pytester):
+    pytester.makepyfile(test_air=AIRPLANE_TEST.format(label="Flight mode"))
+    result = pytester.runpytest("--artemis-device=sim", "-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines([
+        "BLOCKED: task blocked: *; the plan still has 1 open subgoal: 'Turn on Airplane mode' "
+        "(the run ended: finish claimed, after * steps)",
+    ])
