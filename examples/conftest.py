@@ -9,8 +9,7 @@ from __future__ import annotations
 import pytest
 from demo_agent import demo_models  # this directory is on sys.path (pytest's default "prepend" mode)
 
-from pytest_artemis.models import ModelSet
-from pytest_artemis.plugin import configured_models
+from pytest_artemis import ModelSet, configured_models
 
 
 @pytest.fixture

@@ -18,11 +18,18 @@ from dataclasses import dataclass
 
 from demo_checker import check
 
-from pytest_artemis.agents.schemas import OperatorDecision, PlanReply
-from pytest_artemis.contracts import Action, Finish, Key, Tap, TypeText, UIElement
-from pytest_artemis.contracts.screen import ScreenView
-from pytest_artemis.models import ModelSet
-from pytest_artemis.testing import ScriptedModel, ScriptedRequest
+from pytest_artemis import ModelSet, ScreenView, UIElement
+from pytest_artemis.testing import (
+    Action,
+    Finish,
+    Key,
+    OperatorDecision,
+    PlanReply,
+    ScriptedModel,
+    ScriptedRequest,
+    Tap,
+    TypeText,
+)
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 

@@ -21,9 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict
-from pytest_artemis.contracts import CheckItem, EvidenceScreen, UIElement
-from pytest_artemis.testing import ScriptedRequest
+from pytest_artemis import CheckItem, UIElement
+from pytest_artemis.testing import CheckReport, CitationClaim, EvidenceScreen, ModelVerdict, ScriptedRequest
 
 _QUOTE = re.compile(r"(?<!\w)'([^']+?)'(?!\w)|\"([^\"]+?)\""
                     r"|\u2018([^\u2019]+)\u2019|\u201c([^\u201d]+)\u201d")

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
         CheckVerdict,
         ItemSummary,
         ProbeCheck,
+        ProbeSpec,
         RunOutcome,
         ScreenView,
         StepRecord,
@@ -21,8 +22,8 @@ if TYPE_CHECKING:
         UIElement,
         UsageError,
     )
-    from pytest_artemis.device import Device
-    from pytest_artemis.models import ModelSet
+    from pytest_artemis.device import AdbDevice, Device, ProbeKind
+    from pytest_artemis.models import LiteLLMModel, ModelSet
     from pytest_artemis.plugin.fixtures import configured_models
     from pytest_artemis.plugin.options import ArtemisOptions
     from pytest_artemis.plugin.result import Artemis
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 # Where each public name lives. Nothing is imported until a name is used, so ``import pytest_artemis``
 # (which every plugin load does) stays cheap.
 _LAZY: dict[str, str] = {
+    "AdbDevice": "pytest_artemis.device",
     "Artemis": "pytest_artemis.plugin.result",
     "ArtemisOptions": "pytest_artemis.plugin.options",
     "Bounds": "pytest_artemis.contracts",
@@ -40,8 +42,11 @@ _LAZY: dict[str, str] = {
     "CheckVerdict": "pytest_artemis.contracts",
     "Device": "pytest_artemis.device",
     "ItemSummary": "pytest_artemis.contracts",
+    "LiteLLMModel": "pytest_artemis.models",
     "ModelSet": "pytest_artemis.models",
     "ProbeCheck": "pytest_artemis.contracts",
+    "ProbeKind": "pytest_artemis.device",
+    "ProbeSpec": "pytest_artemis.contracts",
     "RunOutcome": "pytest_artemis.contracts",
     "RunResult": "pytest_artemis.plugin.runner",
     "RunSettings": "pytest_artemis.plugin.settings",
@@ -57,6 +62,7 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = [
+    "AdbDevice",
     "Artemis",
     "ArtemisOptions",
     "Bounds",
@@ -64,8 +70,11 @@ __all__ = [
     "CheckVerdict",
     "Device",
     "ItemSummary",
+    "LiteLLMModel",
     "ModelSet",
     "ProbeCheck",
+    "ProbeKind",
+    "ProbeSpec",
     "RunOutcome",
     "RunResult",
     "RunSettings",

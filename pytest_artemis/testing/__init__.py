@@ -11,9 +11,17 @@ the call and executes nothing). ``block_model_requests()`` — or ``ARTEMIS_ALLO
 every real ``LiteLLMModel`` call raise ``ModelRequestsBlocked`` before any network I/O.
 """
 
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision, PlanReply, ToolRequest
+from pytest_artemis.agents.schemas import (
+    CheckReport,
+    CitationClaim,
+    ModelVerdict,
+    OperatorDecision,
+    PlanReply,
+    ToolRequest,
+)
 from pytest_artemis.contracts import (
     Action,
+    EvidenceScreen,
     Finish,
     Key,
     Launch,
@@ -35,6 +43,8 @@ from .steps import Step, back, finish, home, launch, long_press, press, tap, typ
 __all__ = [
     "Action",
     "CheckReport",
+    "CitationClaim",
+    "EvidenceScreen",
     "Finish",
     "HonestChecker",
     "Key",
