@@ -21,6 +21,7 @@ EXAMPLES = REPO / "examples"
 
 #: The outcome each example test documents (its docstring and README say the same).
 WORDS = {
+    "test_airplane_mode": "PASSED",
     "test_create_alarm": "PASSED",
     "test_create_contact": "PASSED",
     "test_contact_number_failed": "FAILED",
@@ -59,7 +60,7 @@ def example_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.Co
 def test_examples_show_each_documented_outcome(example_run):
     proc, cases, artifacts = example_run
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-2000:]
-    assert "1 failed, 4 passed, 1 xfailed, 1 error" in proc.stdout.splitlines()[-1]
+    assert "1 failed, 5 passed, 1 xfailed, 1 error" in proc.stdout.splitlines()[-1]
     assert {name: case["props"]["artemis.outcome"] for name, case in cases.items()} == WORDS
     for name, word in WORDS.items():
         assert cases[name]["element"] == ELEMENTS[word], name
@@ -98,7 +99,7 @@ def test_examples_show_each_documented_outcome(example_run):
         report = Path(cases[name]["props"]["artemis.artifacts"]) / "report.html"
         assert word in report.read_text(), name
         assert f"{name}</a>" in index
-    assert index.count('<tr data-outcome="PASSED"') == 4
+    assert index.count('<tr data-outcome="PASSED"') == list(WORDS.values()).count("PASSED")
 
 
 def _demo_checker():
@@ -152,3 +153,15 @@ def test_demo_checker_judges_the_goal_on_the_final_screen_only(monkeypatch):
     assert checker.judge_goal(goal, [_screen(3, "post", "7:30 AM")]).status == "inconclusive"
     other = CheckItem(kind="goal", text="Make the phone happy", when="end")
     assert checker.judge_goal(other, [final]).status == "inconclusive"
+
+
+@pytest.mark.slow
+def test_the_airplane_example_passes_copied_anywhere(tmp_path):
+    """The walkthrough's test needs nothing else from examples/: copied alone, it passes there."""
+    (tmp_path / "test_airplane_mode.py").write_bytes((EXAMPLES / "test_airplane_mode.py").read_bytes())
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARTEMIS_")}
+    argv = [sys.executable, "-m", "pytest", "test_airplane_mode.py", "--artemis-device=sim", "-v",
+            "-p", "no:cacheprovider"]
+    proc = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "test_airplane_mode.py::test_airplane_mode PASSED" in proc.stdout
