@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 import shlex
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from pytest_artemis.plugin.junit_xml import read_properties
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -96,11 +97,8 @@ def test_every_block_is_run_or_says_why_not():
 
 
 def _words(xml: Path) -> dict[str, str]:
-    words = {}
-    for case in ET.parse(xml).getroot().iter("testcase"):
-        props = {p.get("name"): p.get("value") for p in case.iter("property")}
-        words[case.get("name", "")] = props.get("artemis.outcome", "")
-    return words
+    return {nodeid.rpartition("::")[2]: props.get("artemis.outcome", "")
+            for nodeid, props in read_properties(xml).items()}
 
 
 @pytest.mark.parametrize(("page_name", "test_file"), sorted(EXPECTED))
