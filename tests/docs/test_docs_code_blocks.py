@@ -116,6 +116,6 @@ def test_a_pages_code_runs_as_written(pytester: pytest.Pytester, monkeypatch, pa
         pytester.makeconftest(MODEL_STAND_IN)
         argv = [f"{user.name}/{argv[0]}", *argv[1:]]
     xml = pytester.path / "junit.xml"
-    result = pytester.runpytest(*argv, "-p", "no:cacheprovider", f"--junitxml={xml}")
+    result = pytester.runpytest_subprocess(*argv, "-p", "no:cacheprovider", f"--junitxml={xml}")
     assert result.ret == 0, result.stdout.str()
     assert _words(xml) == EXPECTED[(page_name, test_file)]

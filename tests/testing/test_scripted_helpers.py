@@ -145,13 +145,13 @@ def test_a_scripted_airplane_run_passes_from_any_directory(pytester):
     """Nothing here depends on the examples: a test file in a sub-directory of a fresh project."""
     test_file = pytester.mkdir("elsewhere") / "test_air.py"
     test_file.write_text(AIRPLANE_TEST.format(label="Airplane mode"))
-    result = pytester.runpytest("elsewhere", "--artemis-device=sim", "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess("elsewhere", "--artemis-device=sim", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
 
 
 def test_a_run_that_does_not_converge_says_which_subgoals_are_open(pytester):
     pytester.makepyfile(test_air=AIRPLANE_TEST.format(label="Flight mode"))
-    result = pytester.runpytest("--artemis-device=sim", "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess("--artemis-device=sim", "-p", "no:cacheprovider")
     assert result.parseoutcomes() == {"blocked": 1}
     result.stdout.fnmatch_lines([
         "BLOCKED: task blocked: *; the plan still has 1 open subgoal: 'Turn on Airplane mode' "
