@@ -3,7 +3,7 @@
 import pytest
 
 from pytest_artemis import configured_models, probes
-from pytest_artemis.testing import finish, scripted_agent, tap
+from pytest_artemis.testing import finish, on_screen, scripted_agent, tap
 
 SETTINGS = "com.android.settings"
 
@@ -17,6 +17,7 @@ def artemis_model(pytestconfig):
         tap("Airplane mode"),
         finish("Airplane mode is on"),
         plan=["Open Network & internet in Settings", "Turn on Airplane mode"],
+        goal=on_screen("Airplane mode", checked=True),
     )
 
 
@@ -35,5 +36,5 @@ def fresh_settings(artemis_device):
 @pytest.mark.assert_("The Network & internet page lists 'Airplane mode'", when="end")
 @pytest.mark.assert_("No app crashed", probe=probes.no_error_dialog(), when="end")
 def test_airplane_mode(fresh_settings, artemis):
-    """Passes: the probe reads airplane_mode_on=1 and the final screen shows 'Airplane mode'."""
+    """Passes: the probe reads airplane_mode_on=1 and the final screen shows the switch on."""
     assert artemis.outcome.task.status == "completed"

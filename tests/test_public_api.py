@@ -26,11 +26,12 @@ PUBLIC = [
 ]
 #: Everything for offline tests (docs/testing-with-scripted-model.md).
 TESTING = [
-    "Action", "CheckReport", "Finish", "HonestChecker", "Key", "Launch", "LongPress", "ModelRequestsBlocked",
-    "ModelUnavailable", "ModelVerdict", "OperatorDecision", "PlanReply", "ScriptExhausted", "ScriptedModel",
-    "ScriptedOperator", "ScriptedReply", "ScriptedRequest", "Scroll", "Step", "Swipe", "Tap", "ToolRequest",
-    "TypeText", "Wait", "back", "block_model_requests", "finish", "home", "launch", "long_press",
-    "model_requests_allowed", "press", "scripted_agent", "tap", "type_text", "wait",
+    "Action", "CheckReport", "CitationClaim", "EvidenceScreen", "Finish", "HonestChecker", "Key", "Launch",
+    "LongPress", "ModelRequestsBlocked", "ModelUnavailable", "ModelVerdict", "OnScreen", "OperatorDecision",
+    "PlanReply", "ScriptExhausted", "ScriptedModel", "ScriptedOperator", "ScriptedReply", "ScriptedRequest",
+    "Scroll", "Step", "Swipe", "Tap", "ToolRequest", "TypeText", "Wait", "back", "block_model_requests",
+    "finish", "home", "launch", "long_press", "model_requests_allowed", "on_screen", "press",
+    "scripted_agent", "tap", "type_text", "wait"
 ]
 #: The modules a user imports from; everything else is internal.
 PUBLIC_MODULES = {"pytest_artemis", "pytest_artemis.probes", "pytest_artemis.testing"}

@@ -1,8 +1,9 @@
 """Everything for offline tests: scripted models, the replies they return, and a scripted agent.
 
-``scripted_agent(tap("Network & internet"), tap("Airplane mode"), finish())`` scripts a run by what a
-user sees: each step is resolved against the screen of its turn, and the ``HonestChecker`` judges text
-checks only by citing the recorded screens (probe checks run as in every run).
+``scripted_agent(tap("Network & internet"), tap("Airplane mode"), finish(),
+goal=on_screen("Airplane mode", checked=True))`` scripts a run by what a user sees: each step is resolved
+against the screen of its turn, and the ``HonestChecker`` judges text checks and the goal only by citing
+the recorded screens (probe checks run as in every run).
 ``ScriptedModel(respond)`` answers every role from a function of the request (sync or async), for full
 control; ``ScriptedModel.from_replies(planner=[…], operator=[…], checker=[…])`` answers from per-role lists.
 Typed replies are used as is; raw JSON text, dicts and ``ScriptedReply`` take the same parsing, validation
@@ -37,7 +38,7 @@ from pytest_artemis.models.litellm_model import block_model_requests, model_requ
 from pytest_artemis.models.scripted import ScriptedModel, ScriptedReply, ScriptedRequest
 
 from .agent import ScriptedOperator, scripted_agent
-from .checker import HonestChecker
+from .checker import HonestChecker, OnScreen, on_screen
 from .steps import Step, back, finish, home, launch, long_press, press, tap, type_text, wait
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "ModelRequestsBlocked",
     "ModelUnavailable",
     "ModelVerdict",
+    "OnScreen",
     "OperatorDecision",
     "PlanReply",
     "ScriptExhausted",
@@ -74,6 +76,7 @@ __all__ = [
     "launch",
     "long_press",
     "model_requests_allowed",
+    "on_screen",
     "press",
     "scripted_agent",
     "tap",

@@ -12,7 +12,7 @@ from pytest_artemis.models import ModelSet
 from pytest_artemis.models.scripted import Reply, Respond, ScriptedModel, ScriptedRequest
 from pytest_artemis.plan import parse_plan, render_plan
 
-from .checker import HonestChecker
+from .checker import HonestChecker, OnScreen
 from .steps import Step, normalize
 
 
@@ -78,19 +78,20 @@ class ScriptedOperator:
 
 
 def scripted_agent(
-    *steps: Step, plan: Sequence[str] | None = None, checker: Respond | None = None, patience: int = 3,
-    name: str = "scripted-agent",
+    *steps: Step, plan: Sequence[str] | None = None, goal: OnScreen | None = None,
+    checker: Respond | None = None, patience: int = 3, name: str = "scripted-agent",
 ) -> ModelSet:
     """Models for every role, scripted by what a user sees: return it from an ``artemis_model`` fixture.
 
     ``steps`` (``tap``, ``type_text``, ``press``, ``back``, ``launch``, ``finish`` …) drive the operator,
     one per turn, each resolved against that turn's screen. ``plan`` lists the subgoals the planner writes
     (default: the goal itself); a step's ``done=`` marks one done, ``finish()`` marks the rest. The checker
-    is ``HonestChecker()`` unless ``checker`` (a reply function of the request) is given. Build a new one
-    per test: the operator remembers its position in the script.
+    is ``HonestChecker(goal)``, which judges the goal on the final screen against ``goal``
+    (``on_screen("Airplane mode", checked=True)``), unless ``checker`` (a reply function of the request)
+    is given. Build a new one per test: the operator remembers its position in the script.
     """
     operator = ScriptedOperator(steps, patience=patience)
-    judge = checker or HonestChecker()
+    judge = checker or HonestChecker(goal)
 
     def respond(request: ScriptedRequest) -> Reply | BaseModel:
         if request.role == "planner":

@@ -1,4 +1,4 @@
-"""An honest scripted checker: text checks are answered only by citing the recorded screens' text."""
+"""An honest scripted checker: it judges only from the recorded screens, and cites what it read."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict
-from pytest_artemis.contracts import CheckItem, ScreenView, UIElement
+from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict
+from pytest_artemis.contracts import CheckItem, EvidenceScreen, UIElement
 from pytest_artemis.models.scripted import ScriptedRequest
 
 from .steps import describe, normalize
@@ -23,74 +23,147 @@ def quotes(text: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class Seen:
-    """One recorded screen the checker may cite: which step, which of its screens, and its elements."""
+class OnScreen:
+    """What the final screen shows when the goal is reached: an element with this label, and — with
+    ``checked`` — its switch (the element itself, or the checkable one on its row) in that state."""
 
-    step: int | None
-    screen: str
-    view: ScreenView
+    label: str
+    checked: bool | None = None
 
-    @property
-    def name(self) -> str:
-        return f"the {self.screen} screen" if self.step is None else f"step {self.step} {self.screen}"
-
-    def find(self, quote: str) -> UIElement | None:
-        wanted = normalize(quote)
-        return next((e for e in self.view.elements
-                     if wanted in normalize(e.text) or wanted in normalize(e.content_desc)), None)
+    def __str__(self) -> str:
+        state = "" if self.checked is None else f" {'on' if self.checked else 'off'}"
+        return f"{self.label!r}{state}"
 
 
-def recorded_screens(request: ScriptedRequest) -> list[Seen]:
-    """The screens in the request, in order: the recorded window, else the final screen."""
-    seen = [Seen(s.step, s.screen, s.view) for s in request.screens]
-    if not seen and request.screen is not None and request.entry == "final":
-        seen.append(Seen(None, "final", request.screen))
-    return seen
+def on_screen(label: str, *, checked: bool | None = None) -> OnScreen:
+    """The goal's expectation for ``HonestChecker``: ``on_screen("Airplane mode", checked=True)``."""
+    if not label.strip():
+        raise TypeError("on_screen() needs a non-empty label")
+    return OnScreen(label, checked)
+
+
+def _name(screen: EvidenceScreen) -> str:
+    return "the final screen" if screen.screen == "final" else f"step {screen.step} {screen.screen}-screen"
+
+
+def _holding(screen: EvidenceScreen, text: str) -> UIElement | None:
+    wanted = normalize(text)
+    return next((e for e in screen.view.elements if wanted in normalize(e.label)), None)
+
+
+def _cite(screen: EvidenceScreen, element: UIElement, attribute: str = "") -> CitationClaim:
+    return CitationClaim(step=screen.step, screen=screen.screen, element=element.index,
+                         quote="" if attribute else element.label, attribute=attribute)
+
+
+def _switch_of(screen: EvidenceScreen, element: UIElement) -> UIElement | None:
+    if element.checkable:
+        return element
+    middle = (element.bounds.top + element.bounds.bottom) // 2
+    return next((e for e in screen.view.elements if e.checkable and e.bounds.top <= middle < e.bounds.bottom),
+                None)
+
+
+def _verdict(
+    item: CheckItem, status: str, evidence: str, citation: CitationClaim | None = None
+) -> ModelVerdict:
+    return ModelVerdict(item=item.text, status=status, evidence=evidence, citation=citation)  # type: ignore[arg-type]
+
+
+def _first_label(screen: EvidenceScreen) -> UIElement | None:
+    return next((e for e in screen.view.elements if e.label.strip()), None)
 
 
 class HonestChecker:
-    """The checker role of a scripted agent; it never guesses.
+    """The checker role of a scripted agent: every ``passed``/``failed`` cites a recorded screen.
 
     Probe-backed items are judged by their probes, as in every run. A text item is judged from the
-    screens recorded for it (the anchored steps at a checkpoint, the final screen at exit):
-
-    * every text it quotes (``'Airplane mode'``) is on one of those screens → ``passed``, citing the
-      step, the screen and the element that shows it;
-    * a quoted text is on none of them → ``failed``, naming the screens searched and what they show;
-    * it quotes nothing, or states an absence ("No 'keeps stopping' dialog"), or no screen was
-      recorded → ``inconclusive``, saying why: a recorded screen can show a text, not prove a vague
-      claim or an absence (use a probe such as ``probes.no_error_dialog()`` for that).
+    screens recorded for it (the anchored steps at a checkpoint, every step and the final screen at
+    exit): every text it quotes (``'Airplane mode'``) on one screen → ``passed``, citing that screen and
+    element; a quoted text on none → ``failed``, citing what the newest screen does show. An absence
+    ("No 'keeps stopping' dialog") is judged on the final screen only. The goal is judged on the final
+    screen against ``goal`` (``on_screen("Airplane mode", checked=True)``), or, without one, like a
+    text item when it quotes a text. Whatever it cannot read — an item quoting nothing, a goal without
+    an expectation, a missing screen — is ``inconclusive`` with the reason: never a guess.
     """
 
-    def __call__(self, request: ScriptedRequest) -> CheckReport:
-        screens = recorded_screens(request)
-        return CheckReport(verdicts=[self.judge(item, screens) for item in request.checks])
+    def __init__(self, goal: OnScreen | None = None) -> None:
+        self.goal = goal
 
-    def judge(self, item: CheckItem, screens: Sequence[Seen]) -> ModelVerdict:
-        """One item's verdict from the recorded screens."""
+    def __call__(self, request: ScriptedRequest) -> CheckReport:
+        screens = list(request.screens)
+        return CheckReport(verdicts=[
+            self.judge_goal(item, screens) if item.kind == "goal" else
+            self.judge(item, request.entry, screens) for item in request.checks])
+
+    def judge(self, item: CheckItem, entry: str | None, screens: Sequence[EvidenceScreen]) -> ModelVerdict:
+        """One check item's verdict from the recorded screens."""
         said = quotes(item.text)
         if item.probe is not None:
             return _verdict(item, "inconclusive", "a probe-backed item is judged by its probe, not here")
         if not said:
             return _verdict(item, "inconclusive", "this item quotes no on-screen text ('…'), and a recorded "
                                                   "screen can only confirm text it shows; not judged")
-        if _NEGATED.search(item.text):
-            return _verdict(item, "inconclusive", "an absence cannot be cited from a recorded screen; back "
-                                                  "this item with a probe (e.g. probes.no_error_dialog())")
         if not screens:
             return _verdict(item, "inconclusive", "no recorded screen was given for this check; not judged")
-        cited: list[str] = []
-        for quote in said:
-            place = next(((s, e) for s in screens if (e := s.find(quote)) is not None), None)
-            if place is None:
-                searched = ", ".join(s.name for s in screens)
-                return _verdict(item, "failed", f"none of the recorded screens ({searched}) shows {quote!r}; "
-                                                f"{screens[-1].name}: {describe(screens[-1].view)}")
-            seen, element = place
-            cited.append(f"{seen.name} shows {element.label!r} (element {element.index}"
-                         f"{', ' + element.resource_id if element.resource_id else ''})")
-        return _verdict(item, "passed", "; ".join(cited))
+        if _NEGATED.search(item.text):
+            finals = [s for s in screens if s.screen == "final"]
+            if entry != "final" or not finals:
+                return _verdict(item, "inconclusive", "an absence can only be judged on the final screen")
+            return self._absence(item, said, finals[-1])
+        for screen in reversed(screens):
+            found = [_holding(screen, q) for q in said]
+            if all(found):
+                shown = found[0]
+                assert shown is not None
+                return _verdict(item, "passed", f"{_name(screen)} shows {shown.label!r} (element "
+                                                f"{shown.index})", _cite(screen, shown))
+        return self._missing(item, said[0], screens[-1])
 
+    def judge_goal(self, item: CheckItem, screens: Sequence[EvidenceScreen]) -> ModelVerdict:
+        """The goal's verdict, on the final screen."""
+        finals = [s for s in screens if s.screen == "final"]
+        if not finals:
+            return _verdict(item, "inconclusive", "no final screen was recorded; the goal is not judged")
+        final = finals[-1]
+        if self.goal is None:
+            if quotes(item.text):
+                return self.judge(item, "final", [final])
+            return _verdict(item, "inconclusive", "the scripted checker judges a goal only against what the "
+                                                  "final screen should show: pass scripted_agent(goal="
+                                                  "on_screen(...))")
+        element = _holding(final, self.goal.label)
+        if element is None:
+            return _verdict(item, "inconclusive", f"the final screen shows no {self.goal.label!r} "
+                                                  f"({describe(final.view)})")
+        if self.goal.checked is None:
+            return _verdict(item, "passed", f"the final screen shows {element.label!r}",
+                            _cite(final, element))
+        switch = _switch_of(final, element)
+        if switch is None:
+            return _verdict(item, "inconclusive", f"the final screen has no switch for {element.label!r}")
+        state = "true" if switch.checked else "false"
+        status = "passed" if switch.checked == self.goal.checked else "failed"
+        shown = "ON" if switch.checked else "OFF"
+        evidence = f"final screen: {element.label!r} {shown} (element {switch.index}: checked={state})"
+        return _verdict(item, status, evidence, _cite(final, switch, f"checked={state}"))
 
-def _verdict(item: CheckItem, status: str, evidence: str) -> ModelVerdict:
-    return ModelVerdict(item=item.text, status=status, evidence=evidence)  # type: ignore[arg-type]
+    @staticmethod
+    def _absence(item: CheckItem, said: Sequence[str], final: EvidenceScreen) -> ModelVerdict:
+        present = next(((q, e) for q in said if (e := _holding(final, q)) is not None), None)
+        if present is not None:
+            return _verdict(item, "failed", f"the final screen shows {present[1].label!r}",
+                            _cite(final, present[1]))
+        seen = _first_label(final)
+        if seen is None:
+            return _verdict(item, "inconclusive", "the final screen has no recorded text to read")
+        return _verdict(item, "passed", f"the final screen has no {said[0]!r} ({describe(final.view)})",
+                        _cite(final, seen))
+
+    @staticmethod
+    def _missing(item: CheckItem, quote: str, newest: EvidenceScreen) -> ModelVerdict:
+        seen = _first_label(newest)
+        if seen is None:
+            return _verdict(item, "inconclusive", f"{_name(newest)} has no recorded text; not judged")
+        return _verdict(item, "failed", f"no recorded screen shows {quote!r}; {_name(newest)}: "
+                                        f"{describe(newest.view)}", _cite(newest, seen))

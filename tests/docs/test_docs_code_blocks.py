@@ -42,16 +42,18 @@ NOT_RUN = {
 #: conftest of the directory above the user's project.
 MODEL_STAND_IN = '''
 import pytest
-from pytest_artemis.testing import finish, scripted_agent, tap
+from pytest_artemis.testing import finish, on_screen, scripted_agent, tap
 
 SCRIPTS = {
-    "Turn off Wi\\u2011Fi in Settings": [tap("Settings"), tap("Network & internet"), tap("Wi-Fi"), finish()],
+    "Turn off Wi\\u2011Fi in Settings": ([tap("Settings"), tap("Network & internet"), tap("Wi-Fi"), finish()],
+                                       on_screen("Wi-Fi", checked=False)),
 }
 
 
 @pytest.fixture
 def artemis_model(request):
-    return scripted_agent(*SCRIPTS[request.node.get_closest_marker("goal").args[0]])
+    steps, goal = SCRIPTS[request.node.get_closest_marker("goal").args[0]]
+    return scripted_agent(*steps, goal=goal)
 '''
 
 

@@ -60,7 +60,7 @@ def example_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.Co
 def test_examples_show_each_documented_outcome(example_run):
     proc, cases, artifacts = example_run
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-2000:]
-    assert "1 failed, 5 passed, 1 xfailed, 1 error" in proc.stdout.splitlines()[-1]
+    assert "1 failed, 5 passed, 1 blocked, 1 unchecked" in proc.stdout.splitlines()[-1]
     assert {name: case["props"]["artemis.outcome"] for name, case in cases.items()} == WORDS
     for name, word in WORDS.items():
         assert cases[name]["element"] == ELEMENTS[word], name

@@ -6,7 +6,16 @@ import pytest
 
 from pytest_artemis.contracts import Bounds, CheckItem, EvidenceScreen, ScreenView, Tap, UIElement
 from pytest_artemis.models import RequestContext
-from pytest_artemis.testing import HonestChecker, ScriptedRequest, finish, press, tap, type_text
+from pytest_artemis.testing import (
+    CitationClaim,
+    HonestChecker,
+    ScriptedRequest,
+    finish,
+    on_screen,
+    press,
+    tap,
+    type_text,
+)
 from pytest_artemis.testing.agent import ScriptedOperator, tick
 from pytest_artemis.testing.checker import quotes
 
@@ -100,19 +109,59 @@ def test_the_honest_checker_cites_the_recorded_screen_or_says_why_not():
     ], screens=screens, entry="checkpoint"))
     listed, missing, vague, absence = report.verdicts
     assert (listed.status, listed.evidence) == (
-        "passed", "step 2 post shows 'Network & internet settings' (element 0)")
+        "passed", "step 2 post-screen shows 'Network & internet settings' (element 0)")
+    cited = CitationClaim(step=2, screen="post", element=0, quote="Network & internet settings")
+    assert listed.citation == cited
     assert missing.status == "failed" and missing.evidence.startswith(
-        "none of the recorded screens (step 2 post) shows 'Airplane mode'; step 2 post: com.android.settings")
-    assert vague.status == "inconclusive" and "quotes no on-screen text" in vague.evidence
-    assert absence.status == "inconclusive" and "an absence cannot be cited" in absence.evidence
+        "no recorded screen shows 'Airplane mode'; step 2 post-screen: com.android.settings shows")
+    assert missing.citation == cited
+    assert (vague.status, vague.citation) == ("inconclusive", None)
+    assert "quotes no on-screen text" in vague.evidence
+    assert absence.status == "inconclusive" and "only be judged on the final screen" in absence.evidence
+
+
+def test_an_absence_is_judged_on_the_final_screen():
+    final = [EvidenceScreen(step=None, screen="final", view=SETTINGS)]
+    absent, present = HonestChecker()(request("checker", checks=[
+        item("No 'keeps stopping' dialog appears", "assert"), item("No 'Wi-Fi' row is shown")],
+        screens=final, entry="final")).verdicts
+    assert absent.status == "passed" and absent.citation is not None and absent.citation.screen == "final"
+    assert present.status == "failed" and present.citation == CitationClaim(screen="final", element=2,
+                                                                             quote="Wi\u2011Fi")
+
+
+def switch_screen(on: bool) -> ScreenView:
+    return ScreenView(width=1080, height=2400, foreground="com.android.settings", elements=(
+        element(0, "Airplane mode", resource_id="android:id/title"),
+        UIElement(index=1, text="ON" if on else "OFF", checkable=True, checked=on,
+                  bounds=Bounds(left=900, top=10, right=1000, bottom=80)),
+    ))
+
+
+@pytest.mark.parametrize(("on", "status"), [(True, "passed"), (False, "failed")])
+def test_the_goal_is_judged_on_the_final_screen_against_its_expectation(on, status):
+    goal = CheckItem(kind="goal", text="Turn on Airplane mode", when="end")
+    final = EvidenceScreen(step=None, screen="final", view=switch_screen(on))
+    checker = HonestChecker(on_screen("Airplane mode", checked=True))
+    verdict = checker(request("checker", checks=[goal], screens=[final], entry="final")).verdicts[0]
+    state = "true" if on else "false"
+    assert verdict.status == status
+    assert verdict.citation == CitationClaim(screen="final", element=1, attribute=f"checked={state}")
+    earlier = EvidenceScreen(step=3, screen="post", view=switch_screen(True))
+    assert checker(request("checker", checks=[goal], screens=[earlier], entry="final")).verdicts[0].status \
+        == "inconclusive"
+
+
+def test_without_an_expectation_the_goal_is_not_judged():
+    goal = CheckItem(kind="goal", text="Turn on Airplane mode", when="end")
+    final = EvidenceScreen(step=None, screen="final", view=switch_screen(True))
+    verdict = HonestChecker()(request("checker", checks=[goal], screens=[final], entry="final")).verdicts[0]
+    assert verdict.status == "inconclusive" and "goal=on_screen(...)" in verdict.evidence
 
 
 def test_the_honest_checker_judges_nothing_without_a_recorded_screen():
-    report = HonestChecker()(request("checker", checks=[item("Shows 'Wi-Fi'")], screen=None,
-                                     entry="checkpoint"))
+    report = HonestChecker()(request("checker", checks=[item("Shows 'Wi-Fi'")], entry="checkpoint"))
     assert report.verdicts[0].status == "inconclusive"
-    final = HonestChecker()(request("checker", checks=[item("Shows 'Wi-Fi'")], entry="final"))
-    assert final.verdicts[0].status == "passed" and final.verdicts[0].evidence.startswith("the final screen")
 
 
 def test_quotes():
@@ -123,13 +172,14 @@ def test_quotes():
 AIRPLANE_TEST = '''
 import pytest
 from pytest_artemis import probes
-from pytest_artemis.testing import finish, scripted_agent, tap
+from pytest_artemis.testing import finish, on_screen, scripted_agent, tap
 
 
 @pytest.fixture
 def artemis_model():
     return scripted_agent(tap("Settings"), tap("Network & internet", done="network"), tap("{label}"),
-                          finish(), plan=["Open Network & internet", "Turn on Airplane mode"])
+                          finish(), plan=["Open Network & internet", "Turn on Airplane mode"],
+                          goal=on_screen("Airplane mode", checked=True))
 
 
 @pytest.mark.goal("Turn on Airplane mode in Settings")
