@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_artemis.plugin.junit_xml import read_properties
 from pytest_artemis.store import read_run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -35,9 +36,10 @@ ELEMENTS = {"PASSED": None, "FAILED": "failure", "BLOCKED": "error", "UNCHECKED"
 
 def _cases(xml: Path) -> dict[str, dict[str, object]]:
     cases: dict[str, dict[str, object]] = {}
+    by_name = {nodeid.rpartition("::")[2]: props for nodeid, props in read_properties(xml).items()}
     for tc in ET.parse(xml).getroot().iter("testcase"):
         result = next((c for c in tc if c.tag in ("failure", "error", "skipped")), None)
-        props = {p.get("name"): p.get("value") for p in tc.iter("property")}
+        props = by_name.get(tc.get("name", ""), {})
         text = "" if result is None else result.get("message", "") + (result.text or "")
         out = "".join(c.text or "" for c in tc if c.tag == "system-out")
         cases[tc.get("name")] = {"element": None if result is None else result.tag, "text": text,
