@@ -77,7 +77,7 @@ def check_device(config: pytest.Config, options: ArtemisOptions) -> None:
         return
     host, port = parse_adb_server(options.adb_server)
     where = f"the adb server at {host}:{port}"
-    import adbutils  # type: ignore[import-untyped]
+    import adbutils
 
     try:
         attached = {d.serial: d.state for d in adbutils.AdbClient(host, port, _ADB_TIMEOUT_S).list()}

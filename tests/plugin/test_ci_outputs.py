@@ -213,3 +213,27 @@ def test_junit_parsing_helper_reads_both_families(tmp_path):
                    '<testcase classname="a" name="t"/></testsuite></testsuites>')
     assert read_properties(xml) == {"a.py::t": {"artemis.outcome": "BLOCKED"}}
     assert parse_junit(xml)["t"].props == {"artemis.outcome": "BLOCKED"}
+
+
+def test_a_rerun_plugin_reruns_what_did_not_pass_and_reports_the_last_attempt(suite):
+    pytest.importorskip("pytest_rerunfailures")
+    suite.makepyfile(test_rr='''
+        import pytest
+
+        @pytest.mark.goal("Do the thing")
+        @pytest.mark.verify("FAIL: the thing is done")
+        def test_blocked(artemis):
+            pass
+
+        @pytest.mark.goal("Do the thing")
+        @pytest.mark.assert_("MAYBE: a toast appears")
+        def test_unchecked(artemis):
+            pass
+    ''')
+    result, cases = run_junit(suite, "--artemis-device=sim", "--reruns=1")
+    # BLOCKED is an error: rerun once, still BLOCKED (never a pass); UNCHECKED is not a failure: not rerun.
+    assert_words(result, blocked=1, unchecked=1, rerun=1)
+    assert cases["test_blocked"].props["artemis.outcome"] == "BLOCKED"
+    runs = sorted((suite.path / ".artemis" / "test_rr.py__test_blocked").glob("*/run.jsonl"))
+    assert len(runs) == 2  # each attempt is a run with its own journal
+    assert len(list((suite.path / ".artemis" / "test_rr.py__test_unchecked").glob("*/run.jsonl"))) == 1

@@ -28,7 +28,9 @@ def test_2_sees(artemis):
 '''
 
 
-@pytest.mark.parametrize(("reset", "airplane"), [("none", "1"), ("app", "1"), ("full", "0")])
+@pytest.mark.parametrize(("reset", "airplane"), [
+    pytest.param("none", "1", marks=pytest.mark.slow), ("app", "1"), ("full", "0"),
+])
 def test_reset_policy(suite, reset, airplane):
     suite.makepyfile(test_order=ORDERED)
     result, cases = run_junit(suite, "--artemis-device=sim", f"--artemis-reset={reset}")

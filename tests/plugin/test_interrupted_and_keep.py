@@ -75,7 +75,9 @@ def test_a_run_still_running_elsewhere_is_not_called_interrupted(pytester, tmp_p
 
 
 @pytest.mark.parametrize(("keep", "pages"), [
-    ("all", {"test_passed", "test_failed"}), ("failed", {"test_failed"}), ("none", set()),
+    pytest.param("all", {"test_passed", "test_failed"}, marks=pytest.mark.slow),
+    ("failed", {"test_failed"}),
+    pytest.param("none", set(), marks=pytest.mark.slow),
 ])
 def test_keep_decides_which_runs_keep_screenshots_and_pages(suite, keep, pages):
     suite.makepyfile(test_k='''
