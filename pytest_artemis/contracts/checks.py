@@ -1,4 +1,4 @@
-"""Check items, probe checks and verdicts (DESIGN.md §1, §4)."""
+"""Check items, probe checks and verdicts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The run outcome on three separate axes: execution, task, tests (DESIGN.md §2)."""
+"""The run outcome on three separate axes: execution, task, tests."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ OUTCOME_WORDS: tuple[OutcomeWord, ...] = ("PASSED", "FAILED", "BLOCKED", "ERROR"
 
 
 def outcome_word(outcome: RunOutcome | None) -> OutcomeWord:
-    """The outcome word of a run: the DESIGN.md §1 mapping, the one contract users rely on.
+    """The outcome word of a run: the outcome table (docs/outcomes-and-ci.md), the contract users rely on.
 
     ``None`` (a journal without a terminal record) or an interrupted run is ``INTERRUPTED`` (pytest shows
     it as ``ERROR``). Precedence: a failed assertion wins over everything; then infrastructure; then a

@@ -1,4 +1,4 @@
-"""Circuit breakers (seed 002): stop a run that repeats itself instead of burning its budget."""
+"""Circuit breakers: stop a run that repeats itself instead of burning its budget."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from pytest_artemis.contracts._base import Contract
 
 
 class RunConfig(Contract):
-    """How one run is driven and checked (seed 000 §6; DESIGN.md §2)."""
+    """How one run is driven and checked."""
 
     max_steps: int = Field(default=30, ge=1)
     """Step budget when the task spec does not set one."""

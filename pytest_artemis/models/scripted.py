@@ -61,7 +61,7 @@ class ScriptedRequest:
 
     @property
     def plan(self) -> str:
-        """The current plan text (DESIGN.md §3 grammar)."""
+        """The current plan text (the plan grammar of ``pytest_artemis.plan``)."""
         return self.context.plan if self.context else ""
 
     @property

@@ -1,4 +1,4 @@
-"""The markdown plan grammar (DESIGN.md §3): parse, render, subgoal keys, completion and check-line diffs.
+"""The markdown plan grammar: parse, render, subgoal keys, completion and check-line diffs.
 
 Grammar (lenient on layout, strict on meaning)::
 

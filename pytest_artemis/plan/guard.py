@@ -1,4 +1,4 @@
-"""The deterministic check-line guard (DESIGN.md §3): plan writes may add checks but never lose them.
+"""The deterministic check-line guard: plan writes may add checks but never lose them.
 
 * ``guard_operator_write``: every check line of the current plan that the operator's write dropped or
   edited is merged back — under the same subgoal if that subgoal still exists, else as a task-level

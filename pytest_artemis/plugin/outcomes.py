@@ -45,8 +45,9 @@ class Judgement:
 
 
 def judge(outcome: RunOutcome) -> Judgement:
-    """Map a run outcome onto the DESIGN.md §1 table (the word is ``contracts.outcome_word``; an
-    interrupted run is an ``ERROR`` to pytest) and write the message that explains it."""
+    """Map a run outcome onto the outcome table of docs/outcomes-and-ci.md (the word is
+    ``contracts.outcome_word``; an interrupted run is an ``ERROR`` to pytest) and write the message that
+    explains it."""
     from pytest_artemis.contracts import outcome_word
 
     word = outcome_word(outcome)

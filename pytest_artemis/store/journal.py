@@ -1,4 +1,4 @@
-"""The per-run journal (DESIGN.md §7): append-only JSON lines, content-addressed screens, plan history.
+"""The per-run journal: append-only JSON lines, content-addressed screens, plan history.
 
 Layout of ``<root>/<run_id>/``::
 

@@ -12,7 +12,7 @@ from pytest_artemis.store.reader import RunRecord, read_run
 
 ELEMENT = {"PASSED": None, "FAILED": "failure", "BLOCKED": "error", "ERROR": "error",
            "UNCHECKED": "skipped:pytest.xfail"}
-"""The JUnit element each outcome word must produce (DESIGN.md §1)."""
+"""The JUnit element each outcome word must produce (docs/outcomes-and-ci.md)."""
 
 SCRIPTED_CONFTEST = '''
 import pytest

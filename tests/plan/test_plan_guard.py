@@ -1,4 +1,4 @@
-"""The deterministic check-line guard and check placement (DESIGN.md §3)."""
+"""The deterministic check-line guard and check placement."""
 
 from pytest_artemis.contracts import CheckItem
 from pytest_artemis.plan import (

@@ -1,4 +1,4 @@
-"""The outcome table (DESIGN.md §1) as a pure function, and the words it puts on reports."""
+"""The outcome table (docs/outcomes-and-ci.md) as a pure function, and the words it puts on reports."""
 
 from __future__ import annotations
 
