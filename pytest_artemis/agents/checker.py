@@ -67,7 +67,7 @@ class Evidence(Protocol):
 
 
 @dataclass(frozen=True)
-class Judgement:
+class Assessment:
     """One item's verdict after the code rules; ``reason`` says when code changed the model's word.
 
     ``claim`` is what the checker cited; the engine grounds it against the recorded artifacts.
@@ -83,7 +83,7 @@ class Judgement:
 
 @dataclass(frozen=True)
 class CheckerResult:
-    judgements: tuple[Judgement, ...]
+    assessments: tuple[Assessment, ...]
     unmet_subgoals: tuple[str, ...] = ()
 
 
@@ -104,19 +104,20 @@ class CheckRequest:
     """The recorded screens shown to the checker as citable (their listings are in the request)."""
 
 
-def apply_rules(item: CheckItem, verdict: ModelVerdict | None) -> Judgement:
+def apply_rules(item: CheckItem, verdict: ModelVerdict | None) -> Assessment:
     """The code rules before grounding: no verdict for the item → inconclusive. Whether a ``passed`` or
     ``failed`` verdict stands is decided by its citation (grounded by the engine), never by its prose."""
     if verdict is None:
-        return Judgement(item, "inconclusive", "", reason="the checker gave no verdict for this item")
-    return Judgement(item, verdict.status, verdict.evidence, verdict.suggestion, claim=verdict.citation)
+        return Assessment(item, "inconclusive", "", reason="the checker gave no verdict for this item")
+    return Assessment(item, verdict.status, verdict.evidence, verdict.suggestion, claim=verdict.citation)
 
 
-def conflicting(item: CheckItem, verdicts: Sequence[ModelVerdict]) -> list[Judgement]:
+def conflicting(item: CheckItem, verdicts: Sequence[ModelVerdict]) -> list[Assessment]:
     """Verdicts that disagree on one item in one reply: every one of them is kept, as inconclusive."""
     said = " vs ".join(v.status for v in verdicts)
-    return [Judgement(item, "inconclusive", v.evidence, reason=f"conflicting verdicts in one reply ({said}); "
-                      f"this one said {v.status}", claim=v.citation) for v in verdicts]
+    return [Assessment(item, "inconclusive", v.evidence,
+                       reason=f"conflicting verdicts in one reply ({said}); this one said {v.status}",
+                       claim=v.citation) for v in verdicts]
 
 
 def may_proceed(verdicts: Sequence[CheckVerdict]) -> bool:
@@ -131,7 +132,7 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def match_verdicts(items: Sequence[CheckItem], verdicts: Sequence[ModelVerdict]) -> list[Judgement]:
+def match_verdicts(items: Sequence[CheckItem], verdicts: Sequence[ModelVerdict]) -> list[Assessment]:
     """Pair model verdicts with items by verbatim text (whitespace/case-insensitive), then apply the rules.
 
     Several verdicts for one item that disagree on the status are all recorded, each inconclusive; a
@@ -140,14 +141,14 @@ def match_verdicts(items: Sequence[CheckItem], verdicts: Sequence[ModelVerdict])
     by_text: dict[str, list[ModelVerdict]] = {}
     for verdict in verdicts:
         by_text.setdefault(_norm(verdict.item), []).append(verdict)
-    judgements: list[Judgement] = []
+    assessments: list[Assessment] = []
     for item in items:
         said = by_text.get(_norm(item.text), [])
         if len({v.status for v in said}) > 1:
-            judgements += conflicting(item, said)
+            assessments += conflicting(item, said)
         else:
-            judgements.append(apply_rules(item, said[0] if said else None))
-    return judgements
+            assessments.append(apply_rules(item, said[0] if said else None))
+    return assessments
 
 
 def _element_line(e: UIElement) -> str:
@@ -211,7 +212,7 @@ class Checker:
         )
         return [ChatMessage("system", system), ChatMessage("user", user, request.images)]
 
-    async def judge(self, request: CheckRequest, evidence: Evidence) -> CheckerResult:
+    async def assess(self, request: CheckRequest, evidence: Evidence) -> CheckerResult:
         """Ask the checker, serving its tool requests, until it returns verdicts or the rounds run out."""
         messages = self.messages(request)
         allowed = {t.name for t in self.tools(request.entry)}
@@ -228,9 +229,9 @@ class Checker:
             answer, images = await _serve(report.requests, allowed, evidence)
             messages += [ChatMessage("assistant", report.model_dump_json()),
                          ChatMessage("user", answer, tuple(images))]
-        judgements = tuple(match_verdicts(request.items, report.verdicts))
+        assessments = tuple(match_verdicts(request.items, report.verdicts))
         unmet = tuple(report.unmet_subgoals) if request.entry == "final" else ()
-        return CheckerResult(judgements, unmet)
+        return CheckerResult(assessments, unmet)
 
 
 async def _serve(

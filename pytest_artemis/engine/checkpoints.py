@@ -45,7 +45,7 @@ class Harvest:
     current: bool
 
 
-Judge = Callable[[Attempt], Awaitable[Sequence[CheckVerdict]]]
+AttemptRunner = Callable[[Attempt], Awaitable[Sequence[CheckVerdict]]]
 
 
 @dataclass
@@ -63,8 +63,8 @@ class CheckpointScheduler:
     harvested first, a running one is cancelled, awaited and recorded as ``superseded``.
     """
 
-    def __init__(self, judge: Judge, *, concurrency: int, timeout_s: float) -> None:
-        self._judge = judge
+    def __init__(self, run_attempt: AttemptRunner, *, concurrency: int, timeout_s: float) -> None:
+        self._run_attempt = run_attempt
         self._concurrency = concurrency
         self._timeout_s = timeout_s
         self._pending: list[_Pending] = []
@@ -168,7 +168,7 @@ class CheckpointScheduler:
         propagates to the harvest, which ends the run as a harness failure."""
         try:
             async with asyncio.timeout(self._timeout_s):
-                return tuple(await self._judge(attempt))
+                return tuple(await self._run_attempt(attempt))
         except TimeoutError:
             return self._blanket(attempt, "inconclusive", f"timeout after {self._timeout_s:g}s")
         except asyncio.CancelledError:

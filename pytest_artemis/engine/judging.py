@@ -6,7 +6,7 @@ import asyncio
 import time
 from collections.abc import Sequence
 
-from pytest_artemis.agents.checker import Checker, CheckRequest, Entry, Judgement
+from pytest_artemis.agents.checker import Assessment, Checker, CheckRequest, Entry
 from pytest_artemis.contracts import (
     ArtemisError,
     CheckItem,
@@ -19,7 +19,7 @@ from pytest_artemis.contracts import (
 from pytest_artemis.models import ImagePart
 from pytest_artemis.probes import run_probe_check
 
-from .checkpoints import Attempt, Judge
+from .checkpoints import Attempt, AttemptRunner
 from .config import RunConfig
 from .evidence import RunEvidence
 from .grounding import Window, ground
@@ -99,7 +99,7 @@ async def model_verdicts(
     evidence = RunEvidence(state, window)
     try:
         async with asyncio.timeout(timeout):
-            result = await checker_for(state).judge(request, evidence)
+            result = await checker_for(state).assess(request, evidence)
     except TimeoutError:
         return _fail_open(items, f"{prefix}timeout after {timeout:g}s", attempt_id, checkpoint_id,
                           anchor_step, started), ()
@@ -109,25 +109,25 @@ async def model_verdicts(
     verdicts = [await _grounded(state, j, window, evidence, attempt_id=attempt_id,
                                 checkpoint_id=checkpoint_id,
                                 anchor_step=anchor_step, started=started)
-                for j in result.judgements]
+                for j in result.assessments]
     return verdicts, result.unmet_subgoals
 
 
 async def _grounded(
-    state: RunState, judgement: Judgement, window: Window, evidence: RunEvidence, *, attempt_id: str,
+    state: RunState, assessment: Assessment, window: Window, evidence: RunEvidence, *, attempt_id: str,
     checkpoint_id: str, anchor_step: int | None, started: float,
 ) -> CheckVerdict:
-    """The ledger entry of one judgement: a passed/failed verdict stands only on a citation found."""
-    status, reason = judgement.status, judgement.reason
+    """The ledger entry of one assessment: a passed/failed verdict stands only on a citation found."""
+    status, reason = assessment.status, assessment.reason
     citation = None
-    if judgement.claim is not None or status in ("passed", "failed"):
-        citation, why = await asyncio.to_thread(ground, judgement.claim, judgement.item, window,
+    if assessment.claim is not None or status in ("passed", "failed"):
+        citation, why = await asyncio.to_thread(ground, assessment.claim, assessment.item, window,
                                                 state.screens,
                                                 tuple(evidence.probes))
         if why and status in ("passed", "failed"):
-            status, reason = "inconclusive", f"{judgement.status}, but not grounded: {why}"
+            status, reason = "inconclusive", f"{assessment.status}, but not grounded: {why}"
     return make_verdict(
-        judgement.item, status=status, evidence=judgement.evidence, suggestion=judgement.suggestion,
+        assessment.item, status=status, evidence=assessment.evidence, suggestion=assessment.suggestion,
         reason=reason, source="model", attempt_id=attempt_id, checkpoint_id=checkpoint_id,
         anchor_step=anchor_step, started_at=started, citation=citation,
     )
@@ -157,14 +157,14 @@ async def judge_history(
     return verdicts
 
 
-def checkpoint_judge(state: RunState) -> Judge:
-    """The judge the checkpoint scheduler runs for each attempt."""
+def checkpoint_runner(state: RunState) -> AttemptRunner:
+    """What the checkpoint scheduler runs for each attempt: the history up to its anchor, judged."""
 
-    async def judge(attempt: Attempt) -> list[CheckVerdict]:
+    async def run_attempt(attempt: Attempt) -> list[CheckVerdict]:
         checkpoint = attempt.checkpoint
         return await judge_history(
             state, checkpoint.items, attempt_id=attempt.attempt_id, checkpoint_id=checkpoint.checkpoint_id,
             anchor=attempt.anchor_step, plan_text=checkpoint.plan_text,
         )
 
-    return judge
+    return run_attempt

@@ -30,7 +30,7 @@ from pytest_artemis.store.journal import RunJournal
 from .breakers import Breakers
 from .checkpoints import CheckpointScheduler
 from .config import RunConfig
-from .judging import attempt_limit_s, checkpoint_judge
+from .judging import attempt_limit_s, checkpoint_runner
 from .loop import drive
 from .observer import GuardedObserver, NullObserver, ObserverFailed, RunObserver
 from .outcome import goal_unchecked, tally, task_result
@@ -102,7 +102,7 @@ async def run_task_async(
                      breakers=Breakers(same_finding_limit=config.same_finding_limit,
                                        no_effect_limit=config.no_effect_limit))
     state.calls = CallLog(header.run_id, state.count_call)  # its sink journals and sums every call
-    scheduler = CheckpointScheduler(checkpoint_judge(state), concurrency=config.check_concurrency,
+    scheduler = CheckpointScheduler(checkpoint_runner(state), concurrency=config.check_concurrency,
                                     timeout_s=attempt_limit_s(config))
     execution: Execution = "finished"
     infra: InfraFailure | None = None

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from .base import ChatMessage, ModelReply
 from .calls import CallFacts, CallLog
 from .errors import ModelContextExceeded, ModelOutputInvalid, ModelUnavailable
-from .parsing import RawOutput, judge, output_error, reask_message
+from .parsing import RawOutput, output_error, parse_output, reask_message
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -29,17 +29,17 @@ async def ask_until_valid(
     history = list(messages)
     for number in range(reasks + 1):
         raw = await attempt(tuple(history), number)
-        verdict = judge(raw, schema)
+        parsed = parse_output(raw, schema)
         facts.finish_reason = raw.finish_reason
         facts.stream = raw.stream
         facts.stream_complete = raw.stream_complete
-        facts.arguments_complete = verdict.arguments_complete
-        if verdict.value is not None:
-            return verdict.value
-        if not verdict.reaskable or number == reasks:
-            raise output_error(verdict, model=facts.model, role=facts.role, reasks=facts.reasks)
+        facts.arguments_complete = parsed.arguments_complete
+        if parsed.value is not None:
+            return parsed.value
+        if not parsed.reaskable or number == reasks:
+            raise output_error(parsed, model=facts.model, role=facts.role, reasks=facts.reasks)
         facts.reasks += 1
-        history += [ChatMessage(role="assistant", text=raw.content or ""), reask_message(verdict, schema)]
+        history += [ChatMessage(role="assistant", text=raw.content or ""), reask_message(parsed, schema)]
     raise AssertionError("unreachable: the loop returns or raises")
 
 

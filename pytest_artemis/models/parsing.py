@@ -37,7 +37,7 @@ class RawOutput:
 
 
 @dataclass(frozen=True)
-class Judgement(Generic[T]):
+class ParsedOutput(Generic[T]):
     """The verdict on one attempt's output."""
 
     value: T | None
@@ -52,21 +52,21 @@ class Judgement(Generic[T]):
         return self.status == "ok"
 
 
-def judge(raw: RawOutput, schema: type[T]) -> Judgement[T]:
+def parse_output(raw: RawOutput, schema: type[T]) -> ParsedOutput[T]:
     """Apply the terminal-evidence rules, then parse and validate the content against ``schema``."""
     if raw.value is not None and isinstance(raw.value, schema):
-        return Judgement(value=raw.value, status="ok", arguments_complete=True)
+        return ParsedOutput(value=raw.value, status="ok", arguments_complete=True)
     content = raw.value.model_dump_json() if raw.value is not None else raw.content
     if raw.stream and not raw.stream_complete:
-        return Judgement(value=None, status="truncated", arguments_complete=_is_json(content))
+        return ParsedOutput(value=None, status="truncated", arguments_complete=_is_json(content))
     if raw.finish_reason is None or raw.finish_reason in _CUT_REASONS:
-        return Judgement(value=None, status="truncated", arguments_complete=_is_json(content))
+        return ParsedOutput(value=None, status="truncated", arguments_complete=_is_json(content))
     if raw.finish_reason in _WITHHELD_REASONS:
-        return Judgement(value=None, status="invalid_output", arguments_complete=False)
+        return ParsedOutput(value=None, status="invalid_output", arguments_complete=False)
     return validate_content(content, schema)
 
 
-def validate_content(content: str | None, schema: type[T]) -> Judgement[T]:
+def validate_content(content: str | None, schema: type[T]) -> ParsedOutput[T]:
     """Parse ``content`` as one complete JSON document and validate it against ``schema``."""
     text = _unfence(content or "")
     if not text:
@@ -79,36 +79,36 @@ def validate_content(content: str | None, schema: type[T]) -> Judgement[T]:
         value = schema.model_validate(data)
     except ValidationError as error:
         return _invalid(True, "The JSON does not match the schema:\n" + _describe(error))
-    return Judgement(value=value, status="ok", arguments_complete=True)
+    return ParsedOutput(value=value, status="ok", arguments_complete=True)
 
 
-def reask_message(judgement: Judgement[T], schema: type[T]) -> ChatMessage:
+def reask_message(parsed: ParsedOutput[T], schema: type[T]) -> ChatMessage:
     """The user message that asks the model to correct an invalid reply."""
     fields = ", ".join(schema.model_fields)
     return ChatMessage(
         role="user",
         text=(
-            f"{judgement.problem}\n"
+            f"{parsed.problem}\n"
             f"Reply again with only one JSON object for `{schema.__name__}` (fields: {fields})."
         ),
     )
 
 
-def output_error(judgement: Judgement[T], *, model: str, role: str, reasks: int) -> ModelOutputInvalid:
+def output_error(parsed: ParsedOutput[T], *, model: str, role: str, reasks: int) -> ModelOutputInvalid:
     """The error for an output that stayed unusable (message holds enums and counts only)."""
     status: Literal["truncated", "invalid_output"] = (
-        "truncated" if judgement.status == "truncated" else "invalid_output"
+        "truncated" if parsed.status == "truncated" else "invalid_output"
     )
     what = "output was cut off before a proper end" if status == "truncated" else "output failed validation"
     return ModelOutputInvalid(
-        f"{role} model {model!r}: {what} ({status}, arguments_complete={judgement.arguments_complete}, "
+        f"{role} model {model!r}: {what} ({status}, arguments_complete={parsed.arguments_complete}, "
         f"re-asks={reasks}); nothing from it was executed",
         status=status,
     )
 
 
-def _invalid(arguments_complete: bool, problem: str) -> Judgement[T]:
-    return Judgement(
+def _invalid(arguments_complete: bool, problem: str) -> ParsedOutput[T]:
+    return ParsedOutput(
         value=None,
         status="invalid_output",
         arguments_complete=arguments_complete,

@@ -140,7 +140,7 @@ def artemis(
     if spec is not None:
         run = result.add_run(run_for_item(item, spec, artemis_device, artemis_model, options, settings,
                                           when="setup"))
-        raise_in_setup(run.judgement)
+        raise_in_setup(run.ruling)
     return result
 
 

@@ -30,7 +30,7 @@ def _fail(message: str) -> None:
 
 
 @dataclass(frozen=True)
-class Judgement:
+class Ruling:
     """What a run means for its test: the word, the phase that reports it, and the message."""
 
     word: Word
@@ -44,7 +44,7 @@ class Judgement:
         return "setup" if self.word in ("BLOCKED", "ERROR") else "call"
 
 
-def judge(outcome: RunOutcome) -> Judgement:
+def rule(outcome: RunOutcome) -> Ruling:
     """Map a run outcome onto the outcome table of docs/outcomes-and-ci.md (the word is
     ``contracts.outcome_word``; an interrupted run is an ``ERROR`` to pytest) and write the message that
     explains it."""
@@ -54,19 +54,19 @@ def judge(outcome: RunOutcome) -> Judgement:
     tally = outcome.tests
     if word == "FAILED":
         failed_asserts = tuple(i for i in tally.with_status("failed") if i.kind == "assert")
-        return Judgement("FAILED", _failed_message(outcome, failed_asserts),
+        return Ruling("FAILED", _failed_message(outcome, failed_asserts),
                          _first(f"{len(failed_asserts) or tally.failed} assertion(s) failed", failed_asserts))
     if word in ("ERROR", "INTERRUPTED"):
         message = _error_message(outcome)
-        return Judgement("ERROR", message, message.split("\n", 1)[0].removeprefix("ERROR: "))
+        return Ruling("ERROR", message, message.split("\n", 1)[0].removeprefix("ERROR: "))
     if word == "BLOCKED":
         message = _blocked_message(outcome, tally.with_status("failed"))
-        return Judgement("BLOCKED", message, _blocked_reason(outcome))
+        return Ruling("BLOCKED", message, _blocked_reason(outcome))
     if word == "UNCHECKED":
         items = tally.with_status("unchecked", "inconclusive")
-        return Judgement("UNCHECKED", _unchecked_message(items),
+        return Ruling("UNCHECKED", _unchecked_message(items),
                          _first(f"{len(items)} item(s) not confirmed", items))
-    return Judgement("PASSED")
+    return Ruling("PASSED")
 
 
 def _first(head: str, items: tuple[ItemSummary, ...]) -> str:
@@ -141,28 +141,28 @@ def _unchecked_message(items: tuple[ItemSummary, ...]) -> str:
     return f"{head}\n{_lines(items)}" if items else head
 
 
-def raise_in_call(judgement: Judgement, unchecked: UncheckedMode, *, runxfail: bool = False) -> None:
-    """Raise the call-phase outcome of a judgement (FAILED/UNCHECKED); return for the other words.
+def raise_in_call(ruling: Ruling, unchecked: UncheckedMode, *, runxfail: bool = False) -> None:
+    """Raise the call-phase outcome of a ruling (FAILED/UNCHECKED); return for the other words.
 
     Under ``--runxfail`` pytest turns ``pytest.xfail`` into a no-op: an UNCHECKED run would pass, so
     it fails instead (nothing that was not confirmed may pass).
     """
-    if judgement.word == "FAILED":
-        _fail(judgement.message)
-    if judgement.word == "UNCHECKED":
+    if ruling.word == "FAILED":
+        _fail(ruling.message)
+    if ruling.word == "UNCHECKED":
         if unchecked == "skip":
-            pytest.skip(judgement.message)
+            pytest.skip(ruling.message)
         if unchecked == "fail":
-            _fail(judgement.message.replace("UNCHECKED:", "UNCHECKED (strict):", 1))
+            _fail(ruling.message.replace("UNCHECKED:", "UNCHECKED (strict):", 1))
         if runxfail:
-            _fail(judgement.message.replace("UNCHECKED:", "UNCHECKED (--runxfail cannot make it pass):", 1))
+            _fail(ruling.message.replace("UNCHECKED:", "UNCHECKED (--runxfail cannot make it pass):", 1))
         # The xfail reason is what the short summary prints after the word (which it shows already).
-        pytest.xfail(judgement.message.removeprefix("UNCHECKED: "))
+        pytest.xfail(ruling.message.removeprefix("UNCHECKED: "))
 
 
-def worst(judgements: Iterable[Judgement]) -> Judgement | None:
-    """The judgement that decides a test with several runs (FAILED > ERROR > BLOCKED > UNCHECKED)."""
-    ranked = sorted(judgements, key=lambda j: _RANK[j.word])
+def worst(rulings: Iterable[Ruling]) -> Ruling | None:
+    """The ruling that decides a test with several runs (FAILED > ERROR > BLOCKED > UNCHECKED)."""
+    ranked = sorted(rulings, key=lambda j: _RANK[j.word])
     return ranked[0] if ranked else None
 
 
@@ -170,7 +170,7 @@ _RANK: dict[Word, int] = {"FAILED": 0, "ERROR": 1, "BLOCKED": 2, "UNCHECKED": 3,
 
 
 def report_word(
-    judgement: Judgement | None, when: str, outcome: str, wasxfail: bool, ours: bool, deferred: bool = False
+    ruling: Ruling | None, when: str, outcome: str, wasxfail: bool, ours: bool, deferred: bool = False
 ) -> str | None:
     """The ``artemis.outcome`` property of a test after one of its reports (None: leave it as is).
 
@@ -180,16 +180,16 @@ def report_word(
     ``--artemis-unchecked=skip`` made it a plain skip), else what pytest reports.
     """
     if deferred and when == "call" and outcome == "passed":
-        return judgement.word if judgement is not None else None
+        return ruling.word if ruling is not None else None
     if outcome == "failed":
-        if when == "teardown" and deferred and ours and judgement is not None:
-            return judgement.word
+        if when == "teardown" and deferred and ours and ruling is not None:
+            return ruling.word
         if when == "call":
-            strict_unchecked = judgement is not None and judgement.word == "UNCHECKED"
-            return judgement.word if judgement is not None and ours and not strict_unchecked else "FAILED"
-        return judgement.word if when == "setup" and judgement is not None and ours else "ERROR"
+            strict_unchecked = ruling is not None and ruling.word == "UNCHECKED"
+            return ruling.word if ruling is not None and ours and not strict_unchecked else "FAILED"
+        return ruling.word if when == "setup" and ruling is not None and ours else "ERROR"
     if outcome == "skipped" and when in ("setup", "call"):
-        unchecked = when == "call" and judgement is not None and judgement.word == "UNCHECKED"
+        unchecked = when == "call" and ruling is not None and ruling.word == "UNCHECKED"
         return "UNCHECKED" if unchecked else ("XFAIL" if wasxfail else "SKIPPED")
     return "PASSED" if when == "call" else None
 
@@ -212,36 +212,36 @@ def status_for(
     return None
 
 
-judgements_key = pytest.StashKey[list[Judgement]]()
-"""The judgements of an item's runs (setup run first, then ``artemis.run()`` calls)."""
-deferred_key = pytest.StashKey[Judgement]()
-"""A BLOCKED/ERROR judgement of a run from the test body, raised once the body's fixtures are torn down."""
+rulings_key = pytest.StashKey[list[Ruling]]()
+"""The rulings of an item's runs (setup run first, then ``artemis.run()`` calls)."""
+deferred_key = pytest.StashKey[Ruling]()
+"""A BLOCKED/ERROR ruling of a run from the test body, raised once the body's fixtures are torn down."""
 
 
-def _judgements(item: pytest.Item) -> list[Judgement]:
-    """The judgements of the item's runs so far (none before its first run)."""
-    return item.stash.get(judgements_key, [])
+def _rulings(item: pytest.Item) -> list[Ruling]:
+    """The rulings of the item's runs so far (none before its first run)."""
+    return item.stash.get(rulings_key, [])
 
 
-def raise_in_setup(judgement: Judgement) -> None:
+def raise_in_setup(ruling: Ruling) -> None:
     """Raise BLOCKED/ERROR from the fixture's setup (JUnit ``<error>``); return for the other words."""
-    if judgement.phase == "setup":
-        _fail(judgement.message)
+    if ruling.phase == "setup":
+        _fail(ruling.message)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> object:
     """After the body: apply the runs' verdicts. A failure in the body propagates first and wins."""
     result = yield
-    judgement = worst(_judgements(item))
-    if judgement is not None and judgement.phase == "setup":
+    ruling = worst(_rulings(item))
+    if ruling is not None and ruling.phase == "setup":
         # Only a run from the body gets here BLOCKED/ERROR (the fixture's own run raised in setup). An
         # error is not a failure: it is raised after the body, in teardown, where pytest reports errors.
-        item.stash[deferred_key] = judgement
-    elif judgement is not None and judgement.word != "PASSED":
+        item.stash[deferred_key] = ruling
+    elif ruling is not None and ruling.word != "PASSED":
         from .state import settings_key
 
-        raise_in_call(judgement, item.stash[settings_key].unchecked,
+        raise_in_call(ruling, item.stash[settings_key].unchecked,
                       runxfail=bool(item.config.getoption("runxfail", False)))
     return result
 
@@ -250,9 +250,9 @@ def pytest_runtest_call(item: pytest.Item) -> object:
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> object:
     """After the fixtures are torn down: the BLOCKED/ERROR of a run from the test body, as an error."""
     result = yield
-    judgement = item.stash.get(deferred_key, None)
-    if judgement is not None:
-        _fail(judgement.message)
+    ruling = item.stash.get(deferred_key, None)
+    if ruling is not None:
+        _fail(ruling.message)
     return result
 
 
@@ -266,23 +266,23 @@ def pytest_runtest_makereport(
     report: pytest.TestReport = yield
     if props_key in item.stash:
         ours = call.excinfo is not None and isinstance(call.excinfo.value, ArtemisOutcome)
-        judgement = worst(_judgements(item))
-        word = report_word(judgement, report.when, report.outcome, hasattr(report, "wasxfail"), ours,
+        ruling = worst(_rulings(item))
+        word = report_word(ruling, report.when, report.outcome, hasattr(report, "wasxfail"), ours,
                            deferred_key in item.stash)
         if word is not None:
             set_report_word(item, report, word)
         if ours:
-            _lead_with_reason(report, _reason(judgement, report, str(call.excinfo.value)))  # type: ignore[union-attr]
+            _lead_with_reason(report, _reason(ruling, report, str(call.excinfo.value)))  # type: ignore[union-attr]
     return report
 
 
-def _reason(judgement: Judgement | None, report: pytest.TestReport, raised: str) -> str:
+def _reason(ruling: Ruling | None, report: pytest.TestReport, raised: str) -> str:
     """The one-line reason of a report the plugin raised."""
-    if judgement is None or not judgement.reason:  # raised before any run (e.g. the provider breaker)
+    if ruling is None or not ruling.reason:  # raised before any run (e.g. the provider breaker)
         return raised.splitlines()[0].removeprefix("ERROR: ") if raised else ""
-    if judgement.word == "UNCHECKED" and report.failed:  # strict or --runxfail: say which
-        return f"{raised.split(':', 1)[0]}: {judgement.reason}"
-    return judgement.reason
+    if ruling.word == "UNCHECKED" and report.failed:  # strict or --runxfail: say which
+        return f"{raised.split(':', 1)[0]}: {ruling.reason}"
+    return ruling.reason
 
 
 def _lead_with_reason(report: pytest.TestReport, reason: str) -> None:

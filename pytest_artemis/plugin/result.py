@@ -13,7 +13,7 @@ from pytest_artemis.predicates import validate_check
 from pytest_artemis.spec.markers import build_spec
 
 from .options import ArtemisOptions
-from .outcomes import judgements_key
+from .outcomes import rulings_key
 from .runner import RunResult, run_for_item
 from .settings import RunSettings
 from .state import probe_table_of
@@ -92,7 +92,7 @@ class Artemis:
     def add_run(self, result: RunResult) -> RunResult:
         """Record a finished run (the fixture's setup run, or one from ``run()``); its verdict counts."""
         self.runs.append(result)
-        self._item.stash.setdefault(judgements_key, []).append(result.judgement)
+        self._item.stash.setdefault(rulings_key, []).append(result.ruling)
         return result
 
     def __repr__(self) -> str:

@@ -1,4 +1,4 @@
-"""One run for one test: RunConfig from its settings, the journal, the observer, run_task, the judgement."""
+"""One run for one test: RunConfig from its settings, the journal, the observer, run_task, the ruling."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from .breaker import ProviderBreaker, breaker_key
 from .interrupted import running
 from .junit import add_section, outcome_properties, section_text, set_properties
 from .options import ArtemisOptions
-from .outcomes import ArtemisOutcome, Judgement, judge
+from .outcomes import ArtemisOutcome, Ruling, rule
 from .progress import Progress
 from .settings import RunSettings
 from .timeout import run_deadline
@@ -49,12 +49,12 @@ class RunResult:
     steps: tuple[StepRecord, ...]
     verdicts: tuple[CheckVerdict, ...]
     artifacts: Path
-    judgement: Judgement
+    ruling: Ruling
 
     @property
     def word(self) -> str:
         """PASSED / FAILED / BLOCKED / ERROR / UNCHECKED."""
-        return self.judgement.word
+        return self.ruling.word
 
 
 @dataclass
@@ -144,16 +144,16 @@ def run_for_item(
         status = replay.status + (",stale" if replay.stale else "")
         set_properties(item, {"artemis.replay": replayed, "artemis.replay_status": status})
         progress.note(replayed)
-    verdict = judge(outcome)
-    judgement = Judgement(verdict.word, redactor.redact(verdict.message), redactor.redact(verdict.reason))
-    result = RunResult(outcome, tuple(observer.steps), tuple(observer.verdicts), journal.dir, judgement)
+    verdict = rule(outcome)
+    ruling = Ruling(verdict.word, redactor.redact(verdict.message), redactor.redact(verdict.reason))
+    result = RunResult(outcome, tuple(observer.steps), tuple(observer.verdicts), journal.dir, ruling)
     set_properties(item, outcome_properties(outcome))
-    text = section_text(outcome, result.verdicts, journal.dir, judgement.word)
+    text = section_text(outcome, result.verdicts, journal.dir, ruling.word)
     text += f"{replayed}\n" if replayed else ""
     add_section(item, when, redactor.redact(text))
-    progress.finish(outcome, judgement.word)
+    progress.finish(outcome, ruling.word)
     item.config.hook.pytest_artemis_run_finish(item=item, outcome=outcome, artifacts=journal.dir,
-                                               word=judgement.word)
+                                               word=ruling.word)
     return result
 
 

@@ -99,8 +99,8 @@ def test_checker_refuses_an_unregistered_tool_and_serves_registered_ones():
     model = ScriptedModel(lambda request: next(replies))
     checker = Checker(model, None, probes=builtin_probes(), max_iterations=3)
     request = CheckRequest(entry="checkpoint", goal="g", plan="- [x] a", items=(VERIFY,), history=())
-    result = asyncio.run(checker.judge(request, Evidence()))
-    assert result.judgements[0].status == "passed"
+    result = asyncio.run(checker.assess(request, Evidence()))
+    assert result.assessments[0].status == "passed"
     served = model.requests[1].messages[-1].text
     assert "live_screen: not available at this entry" in served and "detail of step 2" in served
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_artemis.contracts import InfraFailure, ItemSummary, RunOutcome, TaskResult, TestTally
-from pytest_artemis.plugin.outcomes import Judgement, judge, report_word, status_for, worst
+from pytest_artemis.plugin.outcomes import Ruling, report_word, rule, status_for, worst
 
 
 def item(kind: str, status: str, text: str = "", evidence: str = "", when: str = "complete") -> ItemSummary:
@@ -25,14 +25,14 @@ def outcome(*items: ItemSummary, task: str = "completed", execution: str = "fini
 
 
 def test_completed_and_every_item_passed_is_passed():
-    assert judge(outcome(item("verify", "passed"), item("assert", "passed"))) == Judgement("PASSED")
+    assert rule(outcome(item("verify", "passed"), item("assert", "passed"))) == Ruling("PASSED")
 
 
 def test_a_failed_assertion_fails_whatever_the_task_status_and_lists_each_with_evidence():
     run = outcome(item("assert", "failed", "toast appears", "no toast in steps 3-5"),
                   item("assert", "failed", "no crash", "dialog 'Clock has stopped'", when="end"),
                   item("verify", "failed", "alarm set"), task="blocked", unmet=("alarm set",))
-    verdict = judge(run)
+    verdict = rule(run)
     assert verdict.word == "FAILED" and verdict.phase == "call"
     assert "2 assertions failed" in verdict.message
     assert "'toast appears': no toast in steps 3-5" in verdict.message
@@ -42,7 +42,7 @@ def test_a_failed_assertion_fails_whatever_the_task_status_and_lists_each_with_e
 def test_a_failed_assertion_wins_over_infrastructure_and_says_the_run_ended_early():
     run = outcome(item("assert", "failed", "t", "e"), execution="crashed",
                   infra=InfraFailure(kind="device", error_class="DeviceUnavailable", message="offline"))
-    verdict = judge(run)
+    verdict = rule(run)
     assert verdict.word == "FAILED"
     assert "the run also ended early" in verdict.message and "DeviceUnavailable" in verdict.message
 
@@ -51,7 +51,7 @@ def test_unmet_verify_without_failed_assertion_is_blocked_naming_criteria_and_fi
     run = outcome(item("verify", "failed", "The alarm list shows 7:30 AM", "list shows 8:00 AM only"),
                   item("assert", "passed"), task="blocked", unmet=("The alarm list shows 7:30 AM",),
                   reason="verify items unmet after repairs")
-    verdict = judge(run)
+    verdict = rule(run)
     assert verdict.word == "BLOCKED" and verdict.phase == "setup"
     assert verdict.message.startswith("BLOCKED: task blocked: verify items unmet after repairs")
     assert "'The alarm list shows 7:30 AM': list shows 8:00 AM only" in verdict.message
@@ -59,26 +59,26 @@ def test_unmet_verify_without_failed_assertion_is_blocked_naming_criteria_and_fi
 
 @pytest.mark.parametrize("task", ["partial", "blocked"])
 def test_a_task_not_completed_is_blocked_even_when_all_items_passed(task):
-    assert judge(outcome(item("verify", "passed"), task=task, reason="time budget")).word == "BLOCKED"
+    assert rule(outcome(item("verify", "passed"), task=task, reason="time budget")).word == "BLOCKED"
 
 
 @pytest.mark.parametrize("execution", ["crashed", "interrupted"])
 def test_infrastructure_or_unfinished_run_is_error_with_the_infra_class(execution):
     infra = InfraFailure(kind="model", error_class="ModelUnavailable", message="HTTP 503")
-    verdict = judge(outcome(item("verify", "unchecked"), execution=execution, infra=infra))
+    verdict = rule(outcome(item("verify", "unchecked"), execution=execution, infra=infra))
     assert verdict.word == "ERROR" and verdict.phase == "setup"
     expected = "infrastructure failure (model) ModelUnavailable on device emulator-5554: HTTP 503"
     assert expected in verdict.message
 
 
 def test_interrupted_without_infra_record_is_error():
-    verdict = judge(outcome(execution="interrupted"))
+    verdict = rule(outcome(execution="interrupted"))
     assert verdict.word == "ERROR" and "run interrupted" in verdict.message
 
 
 @pytest.mark.parametrize("status", ["unchecked", "inconclusive"])
 def test_nothing_failed_but_not_all_confirmed_is_unchecked(status):
-    verdict = judge(outcome(item("verify", "passed"), item("assert", status, "toast", "checker timed out")))
+    verdict = rule(outcome(item("verify", "passed"), item("assert", status, "toast", "checker timed out")))
     assert verdict.word == "UNCHECKED" and verdict.phase == "call"
     assert verdict.message.startswith("UNCHECKED: 1 item could not be confirmed")
     assert "'toast': checker timed out" in verdict.message
@@ -90,49 +90,49 @@ def test_an_unconfirmed_verify_item_is_unchecked_not_blocked(status):
     criterion: the task is partial, and the test says UNCHECKED rather than BLOCKED or PASSED."""
     run = outcome(item("verify", status, "Wi-Fi is on", "checker timed out"), task="partial",
                   reason="verify items not confirmed: Wi-Fi is on")
-    assert judge(run).word == "UNCHECKED"
+    assert rule(run).word == "UNCHECKED"
 
 
 def test_counts_without_items_still_fail():
     run = RunOutcome(run_id="r", execution="finished", task=TaskResult(status="completed"),
                      tests=TestTally(failed=1), started_at=0, finished_at=1)
-    assert judge(run).word == "FAILED"
+    assert rule(run).word == "FAILED"
 
 
 def test_worst_of_several_runs():
-    words = [Judgement("PASSED"), Judgement("UNCHECKED", "u"), Judgement("BLOCKED", "b")]
+    words = [Ruling("PASSED"), Ruling("UNCHECKED", "u"), Ruling("BLOCKED", "b")]
     assert worst(words).word == "BLOCKED"
     assert worst([]) is None
 
 
 @pytest.mark.parametrize(
-    ("judgement", "when", "outcome_", "wasxfail", "ours", "word"),
+    ("ruling", "when", "outcome_", "wasxfail", "ours", "word"),
     [
-        (Judgement("BLOCKED", "b"), "setup", "failed", False, True, "BLOCKED"),
-        (Judgement("ERROR", "e"), "setup", "failed", False, True, "ERROR"),
+        (Ruling("BLOCKED", "b"), "setup", "failed", False, True, "BLOCKED"),
+        (Ruling("ERROR", "e"), "setup", "failed", False, True, "ERROR"),
         (None, "setup", "failed", False, False, "ERROR"),  # e.g. the lease failed
-        (Judgement("UNCHECKED", "u"), "call", "skipped", True, True, "UNCHECKED"),
-        (Judgement("UNCHECKED", "u"), "call", "failed", False, True, "FAILED"),  # --artemis-unchecked=fail
-        (Judgement("UNCHECKED", "u"), "call", "failed", False, False, "FAILED"),  # the body failed first
-        (Judgement("UNCHECKED", "u"), "call", "skipped", False, True, "UNCHECKED"),  # =skip: plain skip
+        (Ruling("UNCHECKED", "u"), "call", "skipped", True, True, "UNCHECKED"),
+        (Ruling("UNCHECKED", "u"), "call", "failed", False, True, "FAILED"),  # --artemis-unchecked=fail
+        (Ruling("UNCHECKED", "u"), "call", "failed", False, False, "FAILED"),  # the body failed first
+        (Ruling("UNCHECKED", "u"), "call", "skipped", False, True, "UNCHECKED"),  # =skip: plain skip
         (None, "setup", "skipped", False, False, "SKIPPED"),  # a skipif marker
         (None, "call", "skipped", True, False, "XFAIL"),  # the body's own pytest.xfail
         (None, "teardown", "failed", False, False, "ERROR"),
         (None, "teardown", "passed", False, False, None),
-        (Judgement("PASSED"), "call", "passed", False, False, "PASSED"),
-        (Judgement("BLOCKED", "b"), "call", "failed", False, True, "BLOCKED"),
+        (Ruling("PASSED"), "call", "passed", False, False, "PASSED"),
+        (Ruling("BLOCKED", "b"), "call", "failed", False, True, "BLOCKED"),
     ],
 )
-def test_report_word(judgement, when, outcome_, wasxfail, ours, word):
-    assert report_word(judgement, when, outcome_, wasxfail, ours) == word
+def test_report_word(ruling, when, outcome_, wasxfail, ours, word):
+    assert report_word(ruling, when, outcome_, wasxfail, ours) == word
 
 
 @pytest.mark.parametrize("word", ["BLOCKED", "ERROR"])
 def test_a_body_run_that_cannot_reach_its_goal_is_an_error_after_the_body(word):
     """artemis.run() from the body: the call report stays silent, the teardown report is the error."""
-    judgement = Judgement(word, "m")  # type: ignore[arg-type]
-    assert report_word(judgement, "call", "passed", False, False, deferred=True) == word
-    assert report_word(judgement, "teardown", "failed", False, True, deferred=True) == word
+    ruling = Ruling(word, "m")  # type: ignore[arg-type]
+    assert report_word(ruling, "call", "passed", False, False, deferred=True) == word
+    assert report_word(ruling, "teardown", "failed", False, True, deferred=True) == word
     assert status_for("call", "passed", word, False) == ("", "", ("", {}))
     assert status_for("teardown", "failed", word, False)[:2] == ("error", word[0])
 
