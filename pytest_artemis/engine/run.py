@@ -33,10 +33,10 @@ from .config import RunConfig
 from .judging import attempt_limit_s, checkpoint_runner
 from .loop import drive
 from .observer import GuardedObserver, NullObserver, ObserverFailed, RunObserver
-from .outcome import goal_unchecked, tally, task_result
 from .replay import Replay, ReplayMismatch
 from .settlement import settle
 from .state import RunState
+from .tally import goal_unchecked, tally, task_result
 from .verdicts import current_verdicts
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from .evidence import RunEvidence
 from .grounding import Window
 from .harvest import apply_harvest, finding_text, note_verdicts
 from .judging import attempt_limit_s, judge_history, model_verdicts, probe_verdict
-from .outcome import unmet_verify
 from .state import RunState
+from .tally import unmet_verify
 from .verdicts import blanket, current_verdicts, make_verdict
 
 FINAL = "final"

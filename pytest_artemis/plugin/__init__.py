@@ -1,7 +1,7 @@
 """The pytest surface (pytest11 entry point ``artemis``): markers, options, fixtures, honest outcomes.
 
 A thin adapter over the engine: this module wires the plugin's parts into pytest; each part lives in
-its own module (options, markers, fixtures, outcomes, junit, lease, timeout, xdist, progress). Importing
+its own module (options, collection, fixtures, rulings, junit, lease, timeout, xdist, progress). Importing
 and configuring it loads none of the contracts, the engine or the device layer: they load when a test
 uses artemis (or an artemis option is set), so a session without artemis tests does not pay for them.
 """
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from . import fixtures, markers, outcomes, preflight, simfaults, timeout
+from . import collection, fixtures, preflight, rulings, simfaults, timeout
 from .junit_xml import JunitShaper
 from .options import ArtemisOptions, add_options, options_key, resolve_config
 from .replay_summary import ReplaySummary
@@ -28,10 +28,10 @@ if TYPE_CHECKING:
     from .settings import RunSettings
 
 _PARTS = (
-    (markers, "artemis.markers"),
+    (collection, "artemis.markers"),
     (fixtures, "artemis.fixtures"),
     (simfaults, "artemis.simfaults"),
-    (outcomes, "artemis.outcomes"),
+    (rulings, "artemis.outcomes"),
     (timeout, "artemis.timeout"),
     (preflight, "artemis.preflight"),
 )
@@ -67,7 +67,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     refuse_partial_disabling(config)
-    markers.register_markers(config)
+    collection.register_markers(config)
     options = resolve_config(config)
     preflight.check_options(options)
     config.stash[options_key] = options

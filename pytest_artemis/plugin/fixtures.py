@@ -120,10 +120,10 @@ def artemis(
     """
     from pytest_artemis.contracts import UsageError
 
+    from .collection import item_spec
     from .junit import set_properties
-    from .markers import item_spec
-    from .outcomes import raise_in_setup
     from .result import Artemis
+    from .rulings import raise_in_setup
     from .runner import run_for_item
     from .settings import item_settings, settings_marks
 

@@ -13,7 +13,7 @@ from pytest_artemis.predicates import validate_check
 from pytest_artemis.spec.markers import build_spec
 
 from .options import ArtemisOptions
-from .outcomes import rulings_key
+from .rulings import rulings_key
 from .runner import RunResult, run_for_item
 from .settings import RunSettings
 from .state import probe_table_of

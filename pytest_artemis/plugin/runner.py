@@ -17,8 +17,8 @@ from .breaker import ProviderBreaker, breaker_key
 from .interrupted import running
 from .junit import add_section, outcome_properties, section_text, set_properties
 from .options import ArtemisOptions
-from .outcomes import ArtemisOutcome, Ruling, rule
 from .progress import Progress
+from .rulings import ArtemisOutcome, Ruling, rule
 from .settings import RunSettings
 from .timeout import run_deadline
 

@@ -47,7 +47,7 @@ def session_settings_of(config: pytest.Config) -> RunSettings:
 def probe_table_of(config: pytest.Config) -> ProbeTable:
     """The session's probe table (the built-ins and every plugin-registered kind)."""
     if probe_table_key not in config.stash:
-        from .markers import build_probe_table
+        from .collection import build_probe_table
 
         config.stash[probe_table_key] = build_probe_table(config)
     return config.stash[probe_table_key]

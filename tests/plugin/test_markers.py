@@ -103,7 +103,7 @@ def test_valid_markers_and_strict_markers_are_clean(suite):
 def test_spec_built_in_declaration_order(suite):
     suite.makepyfile(test_order='''
         import pytest
-        from pytest_artemis.plugin.markers import spec_key
+        from pytest_artemis.plugin.collection import spec_key
 
         pytestmark = pytest.mark.verify("module level")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_artemis.contracts import InfraFailure, ItemSummary, RunOutcome, TaskResult, TestTally
-from pytest_artemis.plugin.outcomes import Ruling, report_word, rule, status_for, worst
+from pytest_artemis.plugin.rulings import Ruling, report_word, rule, status_for, worst
 
 
 def item(kind: str, status: str, text: str = "", evidence: str = "", when: str = "complete") -> ItemSummary:

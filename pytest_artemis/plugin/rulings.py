@@ -1,4 +1,4 @@
-"""RunOutcome → pytest outcome (one pure function), and the report hooks that carry the words."""
+"""A run's ruling for its test (RunOutcome → pytest outcome, one pure function) and the report hooks that carry its word."""
 
 from __future__ import annotations
 
