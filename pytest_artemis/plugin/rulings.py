@@ -1,4 +1,4 @@
-"""A run's ruling for its test (RunOutcome → pytest outcome, one pure function) and the report hooks that carry its word."""
+"""A run's ruling for its test (RunOutcome → pytest outcome) and the report hooks that carry its word."""
 
 from __future__ import annotations
 
