@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from pytest_artemis.contracts import ProbeSpec, UsageError
 from pytest_artemis.contracts.probe_outputs import TextOutput
-from pytest_artemis.device import ProbeKind, ProbeRefused, ProbeTable, builtin_probes
+from pytest_artemis.device import ProbeKind, ProbeRefused, ProbeTable, builtin_probes, probe_table
 from pytest_artemis.device.parsers import parse_prop
 
 TABLE = builtin_probes()
@@ -90,6 +92,16 @@ def test_register_plugin_probe_under_same_rules() -> None:
     with pytest.raises(ProbeRefused, match="already registered"):
         table.register(ProbeKind("dumpsys_service", ("dumpsys", "wifi")))
     assert table.parse(spec("dumpsys_service", service="wifi"), " on \n") == TextOutput(text="on")
+
+
+def test_a_builtin_parser_bug_propagates(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(raw: str, params: object) -> TextOutput:
+        raise ZeroDivisionError("a bug in our own parser")
+
+    prop = next(kind for kind in probe_table._BUILTIN_KINDS if kind.name == "prop")
+    monkeypatch.setattr(probe_table, "_BUILTIN_KINDS", (dataclasses.replace(prop, parser=broken),))
+    with pytest.raises(ZeroDivisionError, match="a bug in our own parser"):
+        probe_table.builtin_probes().parse(spec("prop", key="ro.build.version.sdk"), "34\n")
 
 
 def test_plugin_parser_failures_are_unreadable() -> None:
