@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pytest_artemis.agents.schemas import CitationClaim
-from pytest_artemis.contracts import CheckItem, Citation, ScreenView, UIElement
+from pytest_artemis.contracts import CheckItem, Citation, ScreenView, StepRecord, UIElement
 
 from .screens import RecordedScreens
 
@@ -37,11 +37,31 @@ def contains(haystack: str, needle: str) -> bool:
 @dataclass(frozen=True)
 class Window:
     """What a verdict may cite: steps up to ``last_step`` (the anchor at a checkpoint), and the final
-    screens only at the final entry."""
+    screens only at the final entry. ``first_acted`` is the first step that ran an action (None: the
+    agent never acted, it only claimed); what was recorded before it cannot show a goal or a completion
+    criterion reached by the agent."""
 
     last_step: int
     final: bool = False
     anchor: int | None = None
+    first_acted: int | None = None
+
+
+def first_acted(steps: Sequence[StepRecord]) -> int | None:
+    """The first step that ran any action besides claiming ``finish``."""
+    return next((s.step for s in steps if any(r.ok and r.action.kind != "finish" for r in s.results)), None)
+
+
+def _before_acting(claim: CitationClaim, window: Window) -> str:
+    """Why a completion criterion or the goal may not rest on this citation ('' when it may)."""
+    if window.first_acted is None:
+        return "the agent never acted: everything recorded shows the state before the run"
+    if claim.screen == "final" or claim.probe or claim.step is None:
+        return ""
+    acted = window.first_acted
+    if claim.step < acted or (claim.step == acted and claim.screen == "pre"):
+        return f"{_where(claim)} was recorded before the agent first acted (step {acted})"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -140,17 +160,20 @@ def _screen(claim: CitationClaim, window: Window, screens: RecordedScreens) -> t
 
 def ground(
     claim: CitationClaim | None, item: CheckItem, window: Window, screens: RecordedScreens,
-    probes: Sequence[ProbeOutput] = (),
+    probes: Sequence[ProbeOutput] = (), *, passed: bool = True,
 ) -> tuple[Citation | None, str]:
     """Resolve a verdict's citation; returns the resolved citation and, when it does not hold, why.
 
-    Blocking (a cited screen may need OCR once). The citation is kept even when not found, so the
-    ledger shows what was claimed.
+    A ``passed`` goal or completion criterion may not rest on what was recorded before the agent first
+    acted. Blocking (a cited screen may need OCR once). The citation is kept even when not found, so
+    the ledger shows what was claimed.
     """
     if claim is None:
         return None, "no citation: a verdict must cite a recorded screen (quote or element) or a probe"
     unfound = Citation(step=claim.step, screen=claim.screen, quote=claim.quote, element=claim.element,
                        attribute=claim.attribute, probe=claim.probe, visual=claim.visual)
+    if passed and item.kind in ("goal", "verify") and (why := _before_acting(claim, window)):
+        return unfound, why
     if claim.probe:
         found, why = _by_probe(claim, probes)
         return found or unfound, why

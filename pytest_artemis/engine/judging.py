@@ -22,7 +22,7 @@ from pytest_artemis.probes import run_probe_check
 from .checkpoints import Attempt, AttemptRunner
 from .config import RunConfig
 from .evidence import RunEvidence
-from .grounding import Window, ground
+from .grounding import Window, first_acted, ground
 from .state import RunState
 from .verdicts import blanket, make_verdict
 
@@ -122,8 +122,8 @@ async def _grounded(
     citation = None
     if assessment.claim is not None or status in ("passed", "failed"):
         citation, why = await asyncio.to_thread(ground, assessment.claim, assessment.item, window,
-                                                state.screens,
-                                                tuple(evidence.probes))
+                                                state.screens, tuple(evidence.probes),
+                                                passed=status == "passed")
         if why and status in ("passed", "failed"):
             status, reason = "inconclusive", f"{assessment.status}, but not grounded: {why}"
     return make_verdict(
@@ -146,7 +146,7 @@ async def judge_history(
     ]
     model_items = [item for item in items if item.probe is None]
     if model_items:
-        window = Window(last_step=anchor, anchor=anchor)
+        window = Window(last_step=anchor, anchor=anchor, first_acted=first_acted(state.steps[:anchor]))
         history, images, caption, screens = await RunEvidence(state, window).anchored(anchor)
         judged, _ = await model_verdicts(
             state, model_items, window=window, attempt_id=attempt_id, checkpoint_id=checkpoint_id,

@@ -14,7 +14,7 @@ from pytest_artemis.plan import normalize_text
 from .checkpoints import CheckpointScheduler
 from .context import recent_history
 from .evidence import RunEvidence
-from .grounding import Window
+from .grounding import Window, first_acted
 from .harvest import apply_harvest, finding_text, note_verdicts
 from .judging import attempt_limit_s, judge_history, model_verdicts, probe_verdict
 from .state import RunState
@@ -121,7 +121,7 @@ async def final_check(
     state.screens.record_final(screen.view, ocr_done=True)
     image = ImagePart(await asyncio.to_thread(screen.model_image, state.config.image_max_side))
     last = len(state.steps)
-    window = Window(last_step=last, final=True)
+    window = Window(last_step=last, final=True, first_acted=first_acted(state.steps))
     screens = [s for s in await RunEvidence(state, window).screens(last, ("pre", "post")) if s is not None]
     screens.append(EvidenceScreen(step=None, screen="final", view=screen.view))
     judged, unmet = await model_verdicts(

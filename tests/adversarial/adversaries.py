@@ -32,6 +32,15 @@ def liar(request: ScriptedRequest) -> OperatorDecision:
                             plan=mark_done(request.plan))
 
 
+def busy_liar(request: ScriptedRequest) -> OperatorDecision:
+    """Taps something (so it did act), ticks every subgoal and claims the goal in the same turn."""
+    screen = request.screen
+    assert screen is not None
+    target = next(e for e in screen.elements if e.clickable)
+    return OperatorDecision(decision="everything is done", plan=mark_done(request.plan),
+                            actions=[Tap(element=target.index), Finish(summary="done")])
+
+
 def refuser(request: ScriptedRequest) -> OperatorDecision:
     """Asks for what the device layer refuses: a malformed package, then text `input` cannot type."""
     if request.turn == 1:

@@ -24,7 +24,8 @@ CASES = {
     "liar_silent_checker": ("liar", "silent", "", "UNCHECKED"),
     "liar_raising_checker": ("liar", "raising", "", "UNCHECKED"),
     "liar_hedging_checker": ("liar", "hedging", "", "UNCHECKED"),
-    "liar_wrong_quote": ("liar", "wrong_quote", "", "UNCHECKED"),
+    "liar_credulous_checker": ("liar", "credulous", "", "UNCHECKED"),
+    "wrong_quote": ("busy_liar", "wrong_quote", "", "UNCHECKED"),
     "liar_contradicting_checker": ("liar", "contradicting", "", "UNCHECKED"),
     "late_evidence": ("undoer", "late", '@pytest.mark.assert_("The Wi-Fi switch reads ON")', "UNCHECKED"),
     "undone_state": ("undoer", "credulous",
@@ -50,7 +51,10 @@ def test_no_adversary_passes(project):
     goal = [v for v in contradicted.verdicts if v.kind == "goal"]
     assert {v.status for v in goal} == {"inconclusive"} and len(goal) == 2  # both recorded
     assert all("conflicting verdicts" in v.reason for v in goal)
-    wrong = matrix.journal("test_liar_wrong_quote")
+    credulous = matrix.journal("test_liar_credulous_checker")
+    (goal_verdict,) = [v for v in credulous.verdicts if v.kind == "goal"]  # it cites text really shown
+    assert goal_verdict.status == "inconclusive" and "the agent never acted" in goal_verdict.reason
+    wrong = matrix.journal("test_wrong_quote")
     (goal_verdict,) = [v for v in wrong.verdicts if v.kind == "goal"]
     assert "quoted 'Alarm set for 7:30 AM' not found in step 1 post-screen" in goal_verdict.reason
     assert goal_verdict.citation is not None and not goal_verdict.citation.found

@@ -101,7 +101,8 @@ def test_a_stale_verdict_is_recorded_but_not_applied(tmp_path, phone):
         plan=request.plan.replace(f"[x] {WIFI}", f"[ ] {WIFI} now"))
     slow_wait = OperatorDecision(decision="wait", actions=[Wait(ms=150)])
     plan = f"- [ ] {WIFI}\n- [ ] {LATER}\n"
-    model = script(plan, [step_marking(WIFI), reword], slow_failing, after=slow_wait)
+    acted = step_marking(WIFI, actions=(Tap(element=1),))
+    model = script(plan, [acted, reword], slow_failing, after=slow_wait)
     outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(item,)), phone, model, max_steps=6,
                            final_check=False)
     record = read_run(run_dir)

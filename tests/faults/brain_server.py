@@ -102,9 +102,10 @@ def settings_brain(call: Call, *, echo: str = "") -> Reply:
 
 
 def cited_settings(text: str) -> dict[str, object] | None:
-    """Like a model reading the request: the first recorded screen whose listing shows 'Settings'."""
-    for header, body in re.findall(r"^(step \d+ (?:pre|post)|final screen) \(.*?\):\n((?:  .*\n?)*)", text,
-                                   re.MULTILINE):
+    """Like a model reading the request: the newest recorded screen whose listing shows 'Settings'."""
+    listings = re.findall(r"^(step \d+ (?:pre|post)|final screen) \(.*?\):\n((?:  .*\n?)*)", text,
+                          re.MULTILINE)
+    for header, body in reversed(listings):
         if "'Settings'" in body:
             step = re.match(r"step (\d+) (pre|post)", header)
             if step is None:
