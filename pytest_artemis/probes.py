@@ -216,6 +216,10 @@ def alarm_is_set(out: AlarmsOutput, /, *, time: ProbeParam = None, enabled: Prob
     elif unowned:
         return ProbeJudgement(passed=False, conclusive=False, evidence=f"an alarm clock at {hhmm} "
                               f"({unowned[0].time}) but the dump does not show which app set it{note}")
+    elif not enabled and not out.pending_complete:
+        return ProbeJudgement(passed=False, conclusive=False, evidence=f"no clock-app alarm at {hhmm} "
+                              "among the alarms read, but the dump's pending-alarm list was not read "
+                              "whole, so it cannot show that none is set")
     else:
         evidence = f"no clock-app alarm at {hhmm} (clock-app alarms: {seen}){note}"
     return ProbeJudgement(passed=bool(at) == bool(enabled), evidence=evidence, facts=tuple(at))

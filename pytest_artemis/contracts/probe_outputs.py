@@ -67,6 +67,10 @@ class AlarmsOutput(ProbeOutput):
     next_alarm: AlarmClock | None = None
     next_alarm_clocks: tuple[AlarmClock, ...] = ()
     alarms: tuple[PendingAlarm, ...] = ()
+    pending_complete: bool = False
+    """Whether the pending-alarm list was read whole: its header was found and the alarms read match
+    the count it declares (``N pending alarms:``, Android 12+), or at least one alarm was read under
+    ``Pending alarm batches:`` (older). Only then can the dump prove that an alarm is *absent*."""
 
 
 class BatteryOutput(ProbeOutput):

@@ -22,6 +22,7 @@ _TRIGGER = re.compile(r"^\s*triggerTime=" + _STAMP)
 _SHOW = re.compile(r"^\s*showIntent=PendingIntent\{\S+\s+PendingIntentRecord\{\S+\s+([\w.]+)")
 _ANCHORS = ("Alarm Manager state", "Next alarm clock information", "pending alarm", "Pending alarm")
 _LIST_START = re.compile(r"^\s*(?:\d+ pending alarms:|Pending alarm batches:)")
+_DECLARED = re.compile(r"^\s*(\d+) pending alarms:", re.MULTILINE)
 # Sections that print alarm-like lines of their own but are not pending alarms.
 _LIST_END = re.compile(r"^\s*(?:Past-due non-wakeup alarms|Pending user blocked|Pending alarms per uid|"
                        r"App Alarm history|Top Alarms|Alarm Stats|Removal history|LazyAlarmStore stats)")
@@ -105,4 +106,13 @@ def parse_alarms(raw: str, params: Mapping[str, str]) -> AlarmsOutput | Unreadab
     alarms = _pending(raw.splitlines())
     clocks = [_owner(c, alarms) for c in _next_alarm_clocks(raw)]
     first = min(clocks, key=lambda c: c.time_ms, default=None)
-    return AlarmsOutput(next_alarm=first, next_alarm_clocks=tuple(clocks), alarms=tuple(alarms))
+    return AlarmsOutput(next_alarm=first, next_alarm_clocks=tuple(clocks), alarms=tuple(alarms),
+                        pending_complete=_pending_complete(raw, alarms))
+
+
+def _pending_complete(raw: str, alarms: list[PendingAlarm]) -> bool:
+    """Whether the whole pending list was read (an excerpt or a garbled dump cannot prove absence)."""
+    declared = [int(n) for n in _DECLARED.findall(raw)]
+    if declared:
+        return len(declared) == 1 and declared[0] == len(alarms) > 0
+    return "Pending alarm batches:" in raw and len(alarms) > 0

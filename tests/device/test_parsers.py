@@ -257,3 +257,27 @@ def test_hierarchy_ignores_the_tty_trailer_and_reads_forbidden_characters() -> N
     assert node.text == "a\ufffdb\ufffdc\ufffdd\ne" and node.bounds.bottom == 20
     with pytest.raises(HierarchyParseError):
         parse_hierarchy("ERROR: could not get idle state.\n")
+
+
+def test_alarms_absence_needs_the_whole_pending_list() -> None:
+    """An excerpt, a header alone or a count that disagrees cannot prove that no alarm is set."""
+    from pathlib import Path
+
+    from pytest_artemis import probes
+    from pytest_artemis.contracts import ProbeResult
+    from pytest_artemis.device import builtin_probes
+
+    table, check = builtin_probes(), probes.alarm_set("06:15", enabled=False)
+    real = Path(__file__).parent / "real_android" / "alarms"
+
+    def judged(raw: str) -> probes.ProbeJudgement:
+        return probes.judge(check, ProbeResult(spec=check.probe, argv=("dumpsys", "alarm"), raw=raw,
+                                               parsed=table.parse(check.probe, raw)))
+
+    whole = judged((real / "mtk_android13_dumpsys_alarm.txt").read_text())  # 14 declared, 14 listed
+    assert whole.conclusive and whole.passed
+    excerpt = judged((real / "xiaomi_hyperos_excerpt.txt").read_text())  # 141 declared, 10 listed
+    assert not excerpt.conclusive and not excerpt.passed
+    for raw in ("Alarm Manager state", "Current Alarm Manager state:\n  Pending alarms:\n", ALARM_DUMP):
+        verdict = judged(raw)
+        assert not verdict.conclusive and not verdict.passed, raw

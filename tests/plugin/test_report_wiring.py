@@ -38,7 +38,8 @@ WORDS = {"test_passed": "PASSED", "test_failed": "FAILED", "test_unchecked": "UN
 
 def _index_rows(index: Path) -> dict[str, tuple[str, str]]:
     """Test name → (outcome word, report link) from the session index."""
-    rows = re.findall(r'<tr data-outcome="(\w+)"[^>]*>.*?<a href="([^"]+)">[^<]*::(\w+)</a>', index.read_text())
+    row = r'<tr data-outcome="(\w+)"[^>]*>.*?<a href="([^"]+)">[^<]*::(\w+)</a>'
+    rows = re.findall(row, index.read_text())
     return {name: (word, href) for word, href, name in rows}
 
 
