@@ -2,8 +2,8 @@
 
 The run hooks fire in the process that runs the test (an xdist worker under ``-n``), synchronously, in
 the order start → step/verdict … → finish. An exception raised in a hook propagates: a plugin bug is
-loud, never swallowed (from ``step``/``verdict`` the run's journal is first closed as crashed, with the
-traceback; ``finish`` is not called for that run).
+loud, never swallowed (from ``start``/``step``/``verdict`` the run's journal is first closed as crashed,
+with the traceback; ``finish`` is not called for that run).
 """
 
 from __future__ import annotations

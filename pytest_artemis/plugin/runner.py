@@ -63,11 +63,15 @@ class PluginObserver:
 
     item: pytest.Item
     progress: Progress
+    spec: TaskSpec
+    device: Device
+    artifacts: Path
     steps: list[StepRecord] = field(default_factory=list)
     verdicts: list[CheckVerdict] = field(default_factory=list)
 
     def on_start(self, header: object) -> None:
-        """Nothing to add: the run_start hook fired before the engine was called."""
+        self.item.config.hook.pytest_artemis_run_start(item=self.item, spec=self.spec, device=self.device,
+                                                       artifacts=self.artifacts)
 
     def on_step(self, step: StepRecord) -> None:
         self.steps.append(step)
@@ -127,8 +131,7 @@ def run_for_item(
         journal.append_event("device_reset", scope=settings.reset, app=spec.app)
     progress = Progress(item.config, redactor.redact)
     progress.start(spec, device.serial)
-    item.config.hook.pytest_artemis_run_start(item=item, spec=spec, device=device, artifacts=journal.dir)
-    observer = PluginObserver(item, progress)
+    observer = PluginObserver(item, progress, spec, device, journal.dir)
     replay = _replay(settings, options, item.nodeid, spec.goal, redactor)
     try:
         # The lock marks the run as alive; a later session finds it interrupted if the process dies.

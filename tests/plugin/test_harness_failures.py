@@ -59,9 +59,15 @@ def _inject(monkeypatch):
     monkeypatch.setattr(pytest_artemis.engine.loop, "post_view", _broken_post_view)
 '''
 
-HOOK_BUG = '''
+STEP_HOOK_BUG = '''
 
 def pytest_artemis_step(item, step):
+    raise ZeroDivisionError("injected hook bug")
+'''
+
+START_HOOK_BUG = '''
+
+def pytest_artemis_run_start(item, spec, device, artifacts):
     raise ZeroDivisionError("injected hook bug")
 '''
 
@@ -104,8 +110,9 @@ def test_a_bug_in_our_code_is_an_error_with_its_traceback(suite, bug, message):
     assert "During handling of the above exception" not in case.text
 
 
-def test_an_exception_in_our_hook_propagates_as_it_is(suite):
-    result, case, run_dir = _run(suite, HOOK_BUG)
+@pytest.mark.parametrize("bug", [STEP_HOOK_BUG, START_HOOK_BUG], ids=["step", "run_start"])
+def test_an_exception_in_our_hook_propagates_as_it_is(suite, bug):
+    result, case, run_dir = _run(suite, bug)
     # pytest reports the hook's own exception (not an infrastructure failure), raised in its frame.
     assert "infrastructure failure" not in case.message
     assert "ZeroDivisionError: injected hook bug" in case.text
