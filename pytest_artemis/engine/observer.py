@@ -20,6 +20,8 @@ class RunObserver(Protocol):
 
     def on_verdict(self, verdict: CheckVerdict) -> None: ...
 
+    def on_checking(self, note: str) -> None: ...
+
     def on_finish(self, outcome: RunOutcome) -> None: ...
 
 
@@ -34,6 +36,9 @@ class NullObserver:
 
     def on_verdict(self, verdict: CheckVerdict) -> None:
         """Called after each verdict is appended to the ledger."""
+
+    def on_checking(self, note: str) -> None:
+        """Called before the run waits on its checker (settlement's barrier, the final check)."""
 
     def on_finish(self, outcome: RunOutcome) -> None:
         """Called once the outcome is written."""
@@ -63,6 +68,9 @@ class GuardedObserver:
 
     def on_verdict(self, verdict: CheckVerdict) -> None:
         self._call(self._inner.on_verdict, verdict)
+
+    def on_checking(self, note: str) -> None:
+        self._call(self._inner.on_checking, note)
 
     def on_finish(self, outcome: RunOutcome) -> None:
         """The last call: the journal is closed, so the observer's exception propagates as it is."""

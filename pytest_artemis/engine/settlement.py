@@ -32,6 +32,8 @@ def _needs_judging(verdict: CheckVerdict | None) -> bool:
 async def settle(state: RunState, scheduler: CheckpointScheduler) -> bool:
     """Run the exit settlement; returns True when the operator is sent back to repair unmet verify items."""
     if not scheduler.idle:
+        state.observer.on_checking(f"waiting for {len(scheduler.running)} running check(s) "
+                                   f"(up to {state.config.settle_timeout_s:g}s)")
         for harvest in await scheduler.settle(state.config.settle_timeout_s):
             apply_harvest(state, harvest, reopen=False)
     await recheck_probes(state)
@@ -42,6 +44,8 @@ async def settle(state: RunState, scheduler: CheckpointScheduler) -> bool:
         del state.findings[key]  # the goal findings of the previous final check are replaced below
     attempt_id = f"{FINAL}#{state.final_attempts}"
     items = _final_items(state)
+    state.observer.on_checking(f"final check #{state.final_attempts}: judging the goal and "
+                               f"{len(items) - 1} item(s) (up to {attempt_limit_s(state.config):g}s)")
     started = time.time()
     try:
         async with asyncio.timeout(attempt_limit_s(state.config)):

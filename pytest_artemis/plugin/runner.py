@@ -83,6 +83,9 @@ class PluginObserver:
         self.progress.verdict(verdict)
         self.item.config.hook.pytest_artemis_verdict(item=self.item, verdict=verdict)
 
+    def on_checking(self, note: str) -> None:
+        self.progress.note(f"checking: {note}")
+
     def on_finish(self, outcome: RunOutcome) -> None:
         """The plugin handles the outcome once run_task returns."""
 

@@ -19,6 +19,8 @@ def test_every_outcome_row_in_process(suite):
     assert record.execution == "finished" and record.outcome.tests.failed == 1
     # -v shows live progress: one line per step and per verdict.
     result.stdout.fnmatch_lines(["*[[]artemis[]] step 1 (act): *", "*[[]artemis[]] PASSED verify 'PASS: *"])
+    # ... and says when the run is waiting on its checker rather than acting.
+    result.stdout.fnmatch_lines(["*[[]artemis[]] checking: final check #1: judging the goal and * item(s)*"])
     # Short summaries keep pytest's categories with our words.
     result.stdout.fnmatch_lines_random(["BLOCKED test_rows.py::test_blocked - *",
                                         "ERROR test_rows.py::test_error - *"])
