@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from . import collection, fixtures, preflight, rulings, simfaults, timeout
+from . import collection, fixtures, preflight, redaction, rulings, simfaults, timeout
 from .junit_xml import JunitShaper
 from .options import ArtemisOptions, add_options, options_key, resolve_config
 from .replay_summary import ReplaySummary
@@ -34,6 +34,7 @@ _PARTS = (
     (rulings, "artemis.outcomes"),
     (timeout, "artemis.timeout"),
     (preflight, "artemis.preflight"),
+    (redaction, "artemis.redaction"),
 )
 _SUB_PLUGINS = (*(name for _, name in _PARTS), "artemis.reports", "artemis.junit", "artemis.summary",
                 "artemis.replay", "artemis.xdist")

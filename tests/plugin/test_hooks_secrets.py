@@ -110,3 +110,28 @@ def test_the_api_key_reaches_no_report_junit_terminal_or_artifact(suite, monkeyp
     assert files
     for path in files:
         assert sentinel.encode() not in path.read_bytes(), path
+
+
+def test_no_secret_in_a_collection_error_a_failure_or_its_captured_output(suite, monkeypatch):
+    sentinel = "sk-SENTINEL-0c4e8d2a9b"
+    monkeypatch.setenv("OPENAI_API_KEY", sentinel)
+    suite.makepyfile(test_leaky=f'''
+        import os
+        import pytest
+
+        @pytest.mark.goal("Do the thing", app="{sentinel}")
+        def test_bad_marker(artemis):
+            pass
+
+        @pytest.mark.goal("Do the thing")
+        @pytest.mark.verify("PASS: done")
+        def test_leaky_body(artemis):
+            print("the key is", os.environ["OPENAI_API_KEY"])
+            assert os.environ["OPENAI_API_KEY"] == "something else"
+    ''')
+    result, cases = run_junit(suite, "-rA", "--continue-on-collection-errors", "--artemis-device=sim")
+    assert "artemis marker error" in result.stdout.str()  # the collection error is still reported
+    assert cases["test_leaky_body"].text  # the leaky test ran and failed
+    assert "[REDACTED]" in result.stdout.str()
+    assert sentinel not in result.stdout.str() + result.stderr.str()
+    assert sentinel not in Path(suite.path, "junit.xml").read_text()
