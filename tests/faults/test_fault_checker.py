@@ -171,7 +171,7 @@ TOAST = '''
 import pytest
 from fault_scripts import CLOCK, alarm_decision, ocr_toast_checker, sim_phone
 from pytest_artemis import probes
-from pytest_artemis.agents.schemas import PlanReply
+from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, PlanReply
 from pytest_artemis.sim import Alarm
 
 
@@ -189,7 +189,14 @@ def respond(request, device):
                 phone.alarms.sort(key=lambda alarm: (alarm.hour, alarm.minute))
                 phone.changed()
         return decision
-    return ocr_toast_checker(request)
+    # The toast by OCR of the attached screenshots; the goal by the alarm listed on the final screen
+    # (a toast has long gone by then, so judging the goal by it would depend on timing).
+    report = ocr_toast_checker(request)
+    goal = [ModelVerdict(item=i.text, status="passed", evidence="the alarm list shows 7:30 AM",
+                         citation=CitationClaim(screen="final", quote="7:30 AM"))
+            for i in request.checks if i.kind == "goal"]
+    return CheckReport(verdicts=goal + [v for v in report.verdicts
+                                        if v.item not in {g.item for g in goal}])
 
 
 @pytest.mark.goal("Create an alarm for 7:30 AM", app=CLOCK)
