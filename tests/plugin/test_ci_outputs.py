@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from plugin_helpers import ROWS_TESTS, assert_words, parse_junit, run_junit
 
+from pytest_artemis.plugin import _SUB_PLUGINS
 from pytest_artemis.plugin.junit_xml import read_properties
 
 XSD = Path(__file__).with_name("junit-10.xsd")
@@ -133,12 +134,19 @@ def test_runxfail_cannot_make_an_unchecked_run_pass(suite):
     assert _results(suite.path / "junit.xml")["test_unchecked"].get("type") == "artemis.unchecked"
 
 
-@pytest.mark.parametrize("part", ["artemis.outcomes", "artemis.fixtures", "artemis.junit", "artemis.reports"])
+@pytest.mark.parametrize("part", _SUB_PLUGINS)
 def test_disabling_a_part_of_the_plugin_is_a_usage_error(suite, part):
     suite.makepyfile(test_rows=ROWS_TESTS)
     result = suite.runpytest("-p", f"no:{part}", "--artemis-device=sim")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*-p no:{part}: parts of pytest-artemis cannot be disabled one by one*"])
+
+
+def test_every_registered_part_of_the_plugin_is_refused_when_disabled(pytester):
+    """A part registered but missing from the refusal list could be switched off silently."""
+    config = pytester.parseconfigure("--artemis-device=sim")
+    parts = {name for name, _ in config.pluginmanager.list_name_plugin() if name.startswith("artemis.")}
+    assert parts and parts <= set(_SUB_PLUGINS), parts - set(_SUB_PLUGINS)
 
 
 def test_disabling_the_whole_plugin_runs_no_goal_as_passed(pytester):
