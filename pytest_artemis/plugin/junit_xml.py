@@ -9,6 +9,7 @@ the only process) reshapes each finished ``<testcase>`` element in place:
 * ``junit_family=xunit1``/``legacy``: the ``artemis.*`` properties stay on the testcase;
   ``xunit2`` (pytest's default) forbids testcase properties, so they move to the testsuite's
   ``<properties>`` as ``artemis.NAME[<node id>]`` and the XML validates against the xunit2 schema;
+* a failed session-start check under xdist (a collection error) gets ``type="artemis.usage"``;
 * the key screenshots are attached for GitLab as ``[[ATTACHMENT|/abs/path.png]]`` in ``<system-out>``.
 """
 
@@ -108,6 +109,20 @@ class JunitShaper:
                     reporter.add_property(name, value)
             else:
                 self._to_suite(xml, report.nodeid, props)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        """A worker's failed session-start check (``preflight``, under xdist): a usage error, not a
+        "collection failure"."""
+        from .preflight import USAGE_ERROR_ATTR
+
+        xml = self._xml()
+        if xml is None or not getattr(report, USAGE_ERROR_ATTR, False):
+            return
+        for node in xml.node_reporter(report).nodes:
+            if node.tag == "error":
+                node.set("type", "artemis.usage")
+                node.set("message", f"USAGE ERROR: {report.longrepr}")
 
     def _shape(self, xml: LogXML, element: ET.Element, nodeid: str, props: dict[str, str]) -> None:
         for node in element:

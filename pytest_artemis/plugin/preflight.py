@@ -3,11 +3,11 @@
 
 At configure time (no I/O; under xdist too): the device spec (``sim:0``, a malformed serial, a serial
 listed twice), the adb server address and the model settings' form. After collection, only when a
-collected test uses the ``artemis`` fixture and not on xdist workers (a worker cannot end the session
-with a usage error; there each test reports the problem): a device is configured and every listed
-serial is attached to the adb server and online (unless a conftest or plugin provides the device), a
-model is configured (unless the ``artemis_model`` fixture is overridden), and the artifacts directory is
-writable.
+collected test uses the ``artemis`` fixture: a device is configured and every listed serial is attached
+to the adb server and online (unless a conftest or plugin provides the device), a model is configured
+(unless the ``artemis_model`` fixture is overridden), and the artifacts directory is writable. Under
+xdist every worker runs these checks after its collection; a failure is one collection error of the
+session (shown once), no test runs, and the exit code is 4 as without xdist.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from .options import ArtemisOptions, options_key
 
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/+-]*")
 _ADB_TIMEOUT_S = 5.0
+USAGE_ERROR_ATTR = "artemis_usage_error"
+"""Attribute marking a worker's collection report as a failed session-start check."""
 
 
 def check_options(options: ArtemisOptions) -> None:
@@ -123,14 +125,17 @@ def check_model(options: ArtemisOptions) -> None:
         raise pytest.UsageError(str(exc)) from None
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """After collection, when a collected test runs a goal: the checks that need the items or I/O."""
-    items = [i for i in session.items if "artemis" in getattr(i, "fixturenames", ())]
-    if not items or session.config.option.collectonly or hasattr(session.config, "workerinput"):
-        return  # an xdist worker cannot stop the session with a usage error: its tests report it
+def _checked_items(session: pytest.Session, items: list[pytest.Item]) -> list[pytest.Item]:
+    """The collected tests that run a goal, when the session-start checks apply to them."""
+    if session.config.option.collectonly:
+        return []
     if session.testsfailed and not session.config.option.continue_on_collection_errors:
-        return  # collection errors interrupt the session first, and say more
+        return []  # collection errors interrupt the session first, and say more
+    return [i for i in items if "artemis" in getattr(i, "fixturenames", ())]
+
+
+def _run_checks(session: pytest.Session, items: list[pytest.Item]) -> None:
+    """The checks that need the items or I/O; raises ``pytest.UsageError``."""
     options = session.config.stash[options_key]
     check_artifacts(options)
     if any(_ours(i, "artemis_device") for i in items):
@@ -138,3 +143,35 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if any(_ours(i, "artemis_model") for i in items):
         check_model(options)
 
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """After collection, when a collected test runs a goal: the checks that need the items or I/O."""
+    if hasattr(session.config, "workerinput"):
+        return  # an xdist worker checks in pytest_collection_modifyitems (below)
+    items = _checked_items(session, session.items)
+    if items:
+        _run_checks(session, items)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                  items: list[pytest.Item]) -> None:
+    """On an xdist worker, the same checks; a failure becomes one failed collection report and no items.
+
+    A worker cannot end the session with a usage error. Every worker sends the same report, which the
+    controller shows once (xdist drops a collection error it has already seen, by its text) and turns
+    into exit code 4 (``xdist.XdistHooks``); with no items left, no test runs.
+    """
+    if not hasattr(config, "workerinput"):
+        return
+    checked = _checked_items(session, items)
+    if not checked:
+        return
+    try:
+        _run_checks(session, checked)
+    except pytest.UsageError as exc:
+        report = pytest.CollectReport("", "failed", str(exc), [])
+        setattr(report, USAGE_ERROR_ATTR, True)  # a report attribute: it travels to the controller
+        config.hook.pytest_collectreport(report=report)
+        items.clear()

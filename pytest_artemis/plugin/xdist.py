@@ -1,4 +1,5 @@
-"""pytest-xdist glue (registered only when xdist is loaded): the controller's pool, crash relabelling."""
+"""pytest-xdist glue (registered only when xdist is loaded): the controller's pool, crash relabelling, a
+worker's failed session-start check as the session's usage error."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class XdistHooks:
     def __init__(self, config: pytest.Config) -> None:
         self._config = config
         self._pool: Pool | None = None
+        self._usage_error = False
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: WorkerController) -> None:
@@ -34,6 +36,19 @@ class XdistHooks:
         if self._pool is None:
             self._pool = farm_of(self._config).pool()
         node.workerinput[WORKERINPUT_POOL] = self._pool.to_workerinput()
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        """A worker's session-start check failed (``preflight``): the session is a usage error."""
+        from .preflight import USAGE_ERROR_ATTR
+
+        if getattr(report, USAGE_ERROR_ATTR, False):
+            self._usage_error = True
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        """Exit code 4, as the same mistake gives without xdist."""
+        if self._usage_error:
+            session.exitstatus = pytest.ExitCode.USAGE_ERROR
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport, sched: object) -> None:

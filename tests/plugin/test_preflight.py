@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -120,3 +121,49 @@ def test_a_conftest_device_or_model_skips_those_checks(pytester):
     ''')
     pytester.makepyfile(test_goal=GOAL)
     pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(skipped=2)
+
+
+def xdist_usage_error(pytester: pytest.Pytester, *args: str) -> str:
+    """Under ``-n 2``: exit code 4, the message printed once (one collection error of the session, not one
+    per worker or test), no test run; return the message."""
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "--junitxml=junit.xml", *args)
+    out = result.stdout.lines
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    assert "2 workers [0 items]" in out and "ERROR at setup" not in result.stdout.str()
+    result.assert_outcomes(errors=1)
+    message = out[out.index(next(line for line in out if "ERROR collecting test session" in line)) + 1]
+    assert out.count(message) == 1, result.stdout.str()
+    errors = ET.parse(pytester.path / "junit.xml").getroot().findall(".//testcase/error")
+    shaped = [(e.get("type"), e.get("message")) for e in errors]
+    assert shaped == [("artemis.usage", f"USAGE ERROR: {message}")]
+    return message
+
+
+def test_no_device_under_xdist(project):
+    assert "no device configured: pass --artemis-device=" in xdist_usage_error(project)
+
+
+def test_a_serial_the_adb_server_does_not_have_under_xdist(project):
+    with SimServer(devices=1) as server:
+        line = xdist_usage_error(project, "--artemis-device=emulator-5999",
+                                 f"--artemis-adb-server={server.host}:{server.port}")
+    assert "emulator-5999 is not attached to the adb server at" in line and "adb devices" in line
+
+
+def test_no_model_under_xdist(pytester):
+    pytester.makepyfile(test_goal=GOAL)
+    line = xdist_usage_error(pytester, "--artemis-device=sim")
+    assert "no model configured" in line and "--artemis-model" in line
+
+
+def test_an_unwritable_artifacts_directory_under_xdist(project):
+    (project.path / "not-a-dir").write_text("a file where the directory should be")
+    line = xdist_usage_error(project, "--artemis-device=sim", "--artemis-artifacts=not-a-dir/artifacts")
+    assert "the artifacts directory is not writable" in line
+
+
+def test_a_malformed_device_spec_under_xdist(project):
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "--artemis-device=sim:0")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert [line for line in result.stderr.lines if line.startswith("ERROR:")] == [
+        "ERROR: --artemis-device=sim:0: N must be between 1 and 16"]
