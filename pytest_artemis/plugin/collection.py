@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from .state import probe_table_of, session_settings_of, spec_key, uses_artemis
+from .state import MARKER_NAMES, probe_table_of, session_settings_of, spec_key
 
 if TYPE_CHECKING:
     from _pytest.mark.structures import Mark
@@ -89,12 +89,13 @@ def validated(
 
 
 def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | pytest.Collector:
-    if not uses_artemis(item):
-        return item  # nothing of artemis to validate: plain tests never load the spec layer
+    names = {mark.name for node in item.listchain() for mark in node.own_markers}
+    if names.isdisjoint(MARKER_NAMES):
+        # No artemis marker (at most the `artemis` fixture, whose spec is then None): nothing to validate,
+        # so plain tests and marker-less artemis tests never load the spec layer or the settings model.
+        return item
     from pytest_artemis.contracts import UsageError
     from pytest_artemis.spec.markers import MarkerError
-
-    from .settings import item_settings, settings_marks
 
     try:
         spec = item_spec(item)
@@ -106,9 +107,11 @@ def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | py
                   "`artemis` fixture that runs it (add an `artemis` argument)"
         return InvalidMarkers.from_parent(collector, name=item.name, message=message)
     item.stash[spec_key] = spec
+    if "artemis" not in names:
+        return item  # no per-test settings: the session's, already valid, stand (settings not loaded)
+    from .settings import item_settings, settings_marks
+
     marks = settings_marks(item)
-    if not marks:
-        return item  # no per-test settings: the session's, already valid, stand
     try:
         item_settings(session_settings_of(item.config), marks)
     except UsageError as exc:

@@ -140,8 +140,6 @@ class Reports:
         """Write ``<artifacts>/index.html`` on the controller (never on an xdist worker)."""
         if hasattr(self._config, "workerinput"):
             return
-        from pytest_artemis.report import render_index
-
         root = self._root()
         for props in self._seen.values():
             _render_orphan(root, props)
@@ -151,7 +149,9 @@ class Reports:
         entries = [index_entry(root, nodeid, props) for nodeid, props in self._seen.items()]
         entries += [entry for run_dir, entry in self._interrupted.items() if run_dir not in reported]
         if not entries:
-            return
+            return  # a session without artemis runs never loads the report package
+        from pytest_artemis.report import render_index
+
         try:
             self._config.stash[index_path_key] = render_index(root, entries)
         except OSError as exc:  # a full or read-only disk must not crash the session summary

@@ -62,8 +62,3 @@ def farm_of(config: pytest.Config) -> DeviceFarm:
                                             worker_id(config))
     return config.stash[farm_key]
 
-
-def uses_artemis(item: pytest.Item) -> bool:
-    """Whether an item carries an artemis marker (here or on its module/class) or requests the fixture."""
-    return "artemis" in getattr(item, "fixturenames", ()) or any(
-        mark.name in MARKER_NAMES for node in item.listchain() for mark in node.own_markers)

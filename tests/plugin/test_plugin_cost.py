@@ -13,6 +13,12 @@ HEAVY = {HEAVY!r}
 
 def loaded():
     return sorted(name for name in HEAVY if name in sys.modules)
+
+
+def pytest_unconfigure(config):
+    # After every session hook of the plugin (the session index is written at sessionfinish).
+    with open("loaded-at-exit.txt", "w") as out:
+        out.write(" ".join(loaded()))
 '''
 
 
@@ -24,6 +30,16 @@ def test_a_session_without_artemis_tests_loads_nothing_heavy(pytester, monkeypat
                                    "def test_plain():\n    assert loaded() == []\n")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
+    assert (pytester.path / "loaded-at-exit.txt").read_text() == ""
+
+
+def test_tests_that_only_request_the_fixture_load_no_spec_layer_at_collection(pytester) -> None:
+    pytester.makeconftest(PROBE)
+    pytester.makepyfile(test_fixture_only="from conftest import loaded\n\n"
+                                          "def test_uses_fixture(artemis):\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--collect-only", "-q")
+    assert result.ret == 0
+    assert (pytester.path / "loaded-at-exit.txt").read_text() == ""
 
 
 def test_an_artemis_test_still_gets_its_markers_validated_and_its_fixtures(pytester) -> None:
