@@ -69,10 +69,11 @@ class LiteLLMModel:
     Structured output is requested as a JSON schema and validated by us from the message content.
     Transient failures (408/409/429/5xx, timeouts, connection errors) are retried up to ``max_retries``
     times with backoff (honouring ``retry-after``), all within ``budget_s`` seconds per call and within the
-    run's time budget (``call_deadline``), so a hanging provider is given up on within a minute;
-    credentials and bad-request errors are never retried; invalid output
-    is re-asked up to ``reasks`` times. Cost comes from litellm's price map or from the given per-token
-    prices (both needed); when neither knows the price the cost is ``None``, never a made-up zero.
+    run's time budget (``call_deadline``). The defaults (40 s per attempt, 45 s per call) give up on a
+    hanging provider within a minute of the session's start, its start-up included; a timed-out attempt
+    is retried only with what is left of the 45 s. Credentials and bad-request errors are never retried;
+    invalid output is re-asked up to ``reasks`` times. Cost comes from litellm's price map or from the given
+    per-token prices (both needed); when neither knows the price the cost is ``None``, never a made-up zero.
     """
 
     def __init__(
@@ -83,7 +84,7 @@ class LiteLLMModel:
         api_key: str | None = None,
         max_retries: int = 2,
         timeout_s: float = 40,
-        budget_s: float = 55,
+        budget_s: float = 45,
         stream: bool = False,
         reasks: int = 1,
         input_cost_per_token: float | None = None,
