@@ -7,7 +7,9 @@ Import: ``python -X importtime -c "import pytest_artemis.plugin"``; the total is
 cumulative times, split into what ``pytest`` itself costs and what the plugin adds on top (``-c "import
 pytest; import pytest_artemis.plugin"``, lines after pytest's). Collection: three projects with the same
 test functions (each takes the ``artemis`` fixture): marked with goal/verify/assert_ (two probe checks),
-plugin on; unmarked with ``-p no:artemis``; unmarked with the plugin on. Every measurement is repeated
+plugin on; the same marked project with ``-p no:artemis`` (what the test modules' own import of
+``pytest_artemis.probes`` costs without the plugin); unmarked with ``-p no:artemis``; unmarked with the
+plugin on. Every measurement is repeated
 ``--repeats`` times, interleaved, and medians are reported (the machine is noisy); the CPU time of each
 pytest process (user + sys) is printed too, being far less sensitive to other load than wall time.
 Finally a whole session (not only collection) of plain tests that use nothing of artemis runs with the plugin
@@ -117,7 +119,8 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=7, help="interleaved repeats; medians (default 7)")
     args = parser.parse_args()
     imports: list[tuple[float, float, list[tuple[int, int, str]]]] = []
-    labels = ("marked", "plain", "unmarked+plugin", "unused, plugin on", "unused, -p no:artemis")
+    labels = ("marked", "marked, no plugin", "plain", "unmarked+plugin", "unused, plugin on",
+              "unused, -p no:artemis")
     walls: dict[str, list[float]] = {k: [] for k in labels}
     cpus: dict[str, list[float]] = {k: [] for k in labels}
     summaries: dict[str, str] = {}
@@ -126,6 +129,7 @@ def main() -> int:
         for _ in range(args.repeats):
             imports.append(import_times())
             for label, project, extra in (("marked", projects["marked"], ()),
+                                          ("marked, no plugin", projects["marked"], ("-p", "no:artemis")),
                                           ("plain", projects["unmarked"], ("-p", "no:artemis")),
                                           ("unmarked+plugin", projects["unmarked"], ())):
                 wall, cpu, summaries[label] = collect(project, *extra)
@@ -147,7 +151,8 @@ def main() -> int:
           + ", ".join(f"{name} {own / 1000:.1f}" for own, _, name in heaviest))
     title = f"collect-only, {args.tests} tests"
     print(f"{title:<44} {'median s':>8} {'min s':>6} {'max s':>6} {'CPU s':>6}  summary")
-    for label, title in (("marked", "marked, plugin on"), ("plain", "unmarked, -p no:artemis (plain pytest)"),
+    for label, title in (("marked", "marked, plugin on"), ("marked, no plugin", "marked, -p no:artemis"),
+                         ("plain", "unmarked, -p no:artemis (plain pytest)"),
                          ("unmarked+plugin", "unmarked, plugin on")):
         w = walls[label]
         print(f"{title:<44} {statistics.median(w):8.3f} {min(w):6.3f} {max(w):6.3f} "
@@ -157,10 +162,14 @@ def main() -> int:
     print(f"marked / plain = {ratio:.3f} (target <= {COLLECT_TARGET:.2f}): "
           f"{'met' if ratio <= COLLECT_TARGET else 'MISSED'}; marked / unmarked with plugin = "
           f"{marked / unmarked:.3f}; unmarked with plugin / plain = {unmarked / plain:.3f}")
-    cpu_m, cpu_p, cpu_u = (statistics.median(cpus[k]) for k in ("marked", "plain", "unmarked+plugin"))
+    cpu_m, cpu_p, cpu_u, cpu_n = (statistics.median(cpus[k]) for k in ("marked", "plain", "unmarked+plugin",
+                                                                       "marked, no plugin"))
     print(f"CPU time (less sensitive to other load): marked / plain = {cpu_m / cpu_p:.3f}; "
           f"marked / unmarked with plugin = {cpu_m / cpu_u:.3f}; unmarked with plugin / plain = "
           f"{cpu_u / cpu_p:.3f}; min wall marked / plain = {min(walls['marked']) / min(walls['plain']):.3f}")
+    print(f"the test modules' own imports (`from pytest_artemis import probes`: pydantic, the contracts), "
+          f"plugin off: marked, -p no:artemis / plain = {cpu_n / cpu_p:.3f} (CPU); what the plugin adds to "
+          f"them: marked / marked, -p no:artemis = {cpu_m / cpu_n:.3f} (CPU)")
     on, off = (walls[k] for k in ("unused, plugin on", "unused, -p no:artemis"))
     cost = statistics.median(a - b for a, b in zip(on, off, strict=True))
     cpu_on, cpu_off = (cpus[k] for k in ("unused, plugin on", "unused, -p no:artemis"))
@@ -171,6 +180,7 @@ def main() -> int:
     print(f"{'measure (median of paired repeats)':<44} {'value':>8} {'target':>8}  verdict")
     for label, value, target, unit in (
             ("collect-only marked / plain", ratio, COLLECT_TARGET, "x"),
+            ("  the same in CPU time", cpu_m / cpu_p, COLLECT_TARGET, "x"),
             ("plugin cost to a session not using it", cost, UNUSED_TARGET_S, "s"),
             ("  the same in CPU time", cpu_cost, UNUSED_TARGET_S, "s")):
         print(f"{label:<44} {value:7.3f}{unit} {'<= ' + format(target, 'g'):>8}  "

@@ -34,10 +34,12 @@ import os
 
 import pytest
 
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision, PlanReply
+from pytest_artemis.agents.schemas import OperatorDecision, PlanReply
 from pytest_artemis.contracts import Tap
 from pytest_artemis.models import ModelSet
-from pytest_artemis.testing import ScriptedModel
+from pytest_artemis.testing import HonestChecker, ScriptedModel, on_screen
+
+CHECKER = HonestChecker(goal=on_screen("Brightness level"))
 
 LOW, HIGH = float(os.environ["BENCH_MIN_LATENCY"]), float(os.environ["BENCH_MAX_LATENCY"])
 TURNS = int(os.environ["BENCH_TURNS"])
@@ -67,9 +69,7 @@ async def respond(request):
         return PlanReply(plan="- [ ] Try brightness levels\\n")
     if request.role == "operator":
         return operate(request)
-    return CheckReport(verdicts=[ModelVerdict(item=item.text, status="passed",
-                                              evidence="the step screenshots show the level changing")
-                                 for item in request.checks])
+    return CHECKER(request)  # every verdict cites a recorded screen, as a real checker's must
 
 
 @pytest.fixture
@@ -79,7 +79,7 @@ def artemis_model():
 
 TEST = '''
 @pytest.mark.goal("Try brightness levels on the Display page", app="com.android.settings")
-@pytest.mark.verify("The brightness level changed")
+@pytest.mark.verify("'Brightness level' is shown")
 def test_brightness_{n}(artemis):
     assert artemis.outcome.task.status == "completed"
 '''

@@ -10,7 +10,7 @@ import tempfile
 
 #: pytest11 entry points installed by this project's dev extra only (a user's environment lacks them);
 #: hypothesis alone costs about 0.6 s per session start.
-DEV_ONLY = ("hypothesispytest",)
+DEV_ONLY = ("hypothesispytest", "rerunfailures")
 
 
 def pytest_argv(*args: str) -> list[str]:
