@@ -8,7 +8,7 @@ import concurrent.futures
 import logging
 import time
 import traceback
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Coroutine
 from typing import TYPE_CHECKING
 
 from pytest_artemis.agents.planner import ask_plan
@@ -69,9 +69,26 @@ def run_task(
     except RuntimeError:
         in_loop = False
     if not in_loop:  # outside the except block: a harness traceback is not chained to this RuntimeError
-        return asyncio.run(coro)
+        return _run_loop(coro)
     with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="artemis-run") as pool:
-        return pool.submit(asyncio.run, coro).result()
+        return pool.submit(_run_loop, coro).result()
+
+
+def _run_loop(coro: Coroutine[object, object, RunOutcome]) -> RunOutcome:
+    """``asyncio.run(coro)``, but an exception raised into the loop itself (a signal handler's while the
+    loop waits for I/O: pytest-timeout's hard timer during a model call) cancels the run with its text,
+    so the journal is closed as interrupted with that reason."""
+    with asyncio.Runner() as runner:
+        try:
+            return runner.run(coro)
+        except BaseException as exc:
+            loop = runner.get_loop()
+            pending = asyncio.all_tasks(loop)
+            for task in pending:
+                task.cancel(_reason(exc))
+            if pending:
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            raise
 
 
 async def run_task_async(
@@ -90,7 +107,9 @@ async def run_task_async(
     Device and model-provider failures end the run as ``crashed`` with ``infra`` set; so does a bug in
     our own code (kind ``harness``, with its redacted traceback). An exception raised by ``observer``
     closes the run the same way, then propagates as ``ObserverFailed`` (its cause is the observer's own
-    exception). A cancellation (KeyboardInterrupt) closes the journal as ``interrupted`` and propagates.
+    exception). A cancellation (KeyboardInterrupt), or any other exception raised into the run from
+    outside (pytest-timeout's hard timer), closes the journal as ``interrupted`` with the reason when
+    known, and propagates.
     With ``replay`` the first plan and operator decisions come from its recording while the screen
     matches it (verdicts never).
     """
@@ -120,15 +139,19 @@ async def run_task_async(
         execution, infra = "crashed", _infra(exc, "usage")
     except ModelContextExceeded as exc:
         execution, infra = "crashed", _infra(exc, "model")
-    except (asyncio.CancelledError, KeyboardInterrupt):
+    except (asyncio.CancelledError, KeyboardInterrupt) as exc:
         await _cancel(scheduler)
-        _close(state, "interrupted", None)
+        _close(state, "interrupted", None, _reason(exc))
         raise
     except ObserverFailed as exc:
         observer_failed = exc
         execution, infra = "crashed", _harness(state, exc.error, "raised by the run's observer: ")
     except Exception as exc:  # a bug in our own code: a closed run (ERROR) that keeps its traceback
         execution, infra = "crashed", _harness(state, exc)
+    except BaseException as exc:  # raised into the run from outside: pytest-timeout's hard timer, an exit
+        await _cancel(scheduler)
+        _close(state, "interrupted", None, _reason(exc))
+        raise
     if execution == "crashed":
         await _cancel(scheduler)
     outcome = _close(state, execution, infra)
@@ -158,11 +181,25 @@ async def _cancel(scheduler: CheckpointScheduler) -> None:
     await asyncio.shield(scheduler.cancel_all())
 
 
-def _stop_reason(state: RunState, execution: Execution, infra: InfraFailure | None) -> str:
+def _reason(exc: BaseException) -> str:
+    """Why a run was interrupted, when known: a cancellation's message, or the exception's class and text
+    (a bare Ctrl-C or cancellation: empty)."""
+    if isinstance(exc, asyncio.CancelledError):
+        return str(exc.args[0]) if exc.args else ""
+    if isinstance(exc, KeyboardInterrupt):
+        return ""
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _interrupted(reason: str) -> str:
+    return f"interrupted ({reason})" if reason else "interrupted"
+
+
+def _stop_reason(state: RunState, execution: Execution, infra: InfraFailure | None, reason: str) -> str:
     if infra is not None:
         return f"crashed: {infra.kind} ({infra.error_class})"
     if execution == "interrupted":
-        return "interrupted"
+        return _interrupted(reason)
     if state.stop:
         return state.stop
     if state.finish_claimed:
@@ -172,15 +209,16 @@ def _stop_reason(state: RunState, execution: Execution, infra: InfraFailure | No
     return "step budget exhausted"
 
 
-def _close(state: RunState, execution: Execution, infra: InfraFailure | None) -> RunOutcome:
-    """Compute the outcome, write it (closing the journal) and tell the observer."""
+def _close(state: RunState, execution: Execution, infra: InfraFailure | None, reason: str = "") -> RunOutcome:
+    """Compute the outcome, write it (closing the journal) and tell the observer (``reason``: why an
+    interrupted run was)."""
     checks_on = state.config.checks_enabled
     items = state.all_items()
     goal = (state.goal_item,) if state.config.final_check else ()
     default = "never judged" if checks_on else "checks disabled"
     tests = tally(items + goal, state.ledger, default_reason=default)
     blocked = state.stop or (f"infrastructure failure: {infra.error_class}" if infra else "") or \
-        ("interrupted" if execution == "interrupted" else "")
+        (_interrupted(reason) if execution == "interrupted" else "")
     task = task_result(items, state.ledger, state.plan, blocked_reason=blocked,
                        unmet_subgoals=state.unmet_subgoals, last_finding=state.last_finding,
                        goal=state.goal_item if state.config.final_check else None)
@@ -188,7 +226,8 @@ def _close(state: RunState, execution: Execution, infra: InfraFailure | None) ->
         tests, task = goal_unchecked(state.spec.goal, tests, task)
     outcome = RunOutcome(
         run_id=state.run_id, execution=execution, task=task, tests=tests, usage=state.usage,
-        steps=len(state.steps), stop_reason=_stop_reason(state, execution, infra), device=state.device.serial,
+        steps=len(state.steps), stop_reason=_stop_reason(state, execution, infra, reason),
+        device=state.device.serial,
         started_at=state.started_at, finished_at=time.time(), infra=infra,
     )
     if not state.journal.closed:

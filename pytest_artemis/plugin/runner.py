@@ -68,6 +68,7 @@ class PluginObserver:
     artifacts: Path
     steps: list[StepRecord] = field(default_factory=list)
     verdicts: list[CheckVerdict] = field(default_factory=list)
+    outcome: RunOutcome | None = None
 
     def on_start(self, header: object) -> None:
         self.item.config.hook.pytest_artemis_run_start(item=self.item, spec=self.spec, device=self.device,
@@ -87,7 +88,8 @@ class PluginObserver:
         self.progress.note(f"checking: {note}")
 
     def on_finish(self, outcome: RunOutcome) -> None:
-        """The plugin handles the outcome once run_task returns."""
+        """Kept for a run that an exception ends (run_task returns the outcome otherwise)."""
+        self.outcome = outcome
 
 
 def _header(spec: TaskSpec, device: Device, models: ModelSet, config: RunConfig) -> RunHeader:
@@ -144,6 +146,10 @@ def run_for_item(
     except ObserverFailed as failed:  # one of our hooks raised: recorded, then it propagates as it is
         _record_crash(item, when, failed.outcome, observer, journal.dir, redactor)
         raise failed.error from None
+    except BaseException as exc:  # pytest-timeout's hard timer (pytest's Failed) closed the run: recorded
+        if not isinstance(exc, KeyboardInterrupt):  # Ctrl-C: the session reports it as INTERRUPTED
+            _record_crash(item, when, observer.outcome, observer, journal.dir, redactor)
+        raise
     breaker.note(item.nodeid, outcome)
     replayed = redactor.redact(replay.finish(outcome)) if replay is not None else ""
     if replay is not None:
@@ -167,7 +173,8 @@ def _record_crash(
     item: pytest.Item, when: str, outcome: RunOutcome | None, observer: PluginObserver, artifacts: Path,
     redactor: Redactor,
 ) -> None:
-    """The properties, ``stdout [artemis]`` section and report of a run a hook's exception ended."""
+    """The properties, ``stdout [artemis]`` section and report of a run an exception ended (a hook's,
+    a hard timeout)."""
     from .reports import render_report
 
     if outcome is not None:

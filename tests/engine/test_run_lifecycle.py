@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import signal
 import time
 
+import pytest
 from engine_fakes import FakePhone, run, script, setting_item, step_marking
 
 from pytest_artemis.agents.schemas import OperatorDecision
@@ -92,6 +94,43 @@ def test_model_unavailable_ends_crashed_and_closes_the_journal(tmp_path, phone):
     assert (outcome.infra.kind, outcome.infra.error_class) == ("model", "ModelUnavailable")
     record = read_run(run_dir)
     assert record.execution == "crashed" and record.outcome == outcome
+
+
+class HardTimer(BaseException):
+    """Like pytest's ``Failed`` from pytest-timeout's signal handler: not an Exception."""
+
+
+def test_an_exception_raised_into_a_model_call_closes_the_run_interrupted_with_the_reason(tmp_path, phone):
+    def respond(request):
+        if request.role == "planner":
+            return {"plan": f"- [ ] {WIFI}\n"}
+        raise HardTimer("Timeout (>4.0s) from pytest-timeout.")
+
+    with pytest.raises(HardTimer):
+        run(tmp_path, TaskSpec(goal="Wi-Fi"), phone, ScriptedModel(respond))
+    record = read_run(tmp_path / "run-1")
+    assert record.execution == "interrupted" and record.outcome is not None
+    assert record.outcome.stop_reason == "interrupted (HardTimer: Timeout (>4.0s) from pytest-timeout.)"
+
+
+def test_a_signal_raising_while_the_loop_waits_closes_the_run_interrupted_with_the_reason(tmp_path, phone):
+    def fire(signum, frame):
+        raise HardTimer("the hard timer fired")
+
+    def arm(request):
+        signal.setitimer(signal.ITIMER_REAL, 0.2)  # fires while the run awaits the wait below
+        return OperatorDecision(decision="wait", actions=[Wait(ms=5000)])
+
+    previous = signal.signal(signal.SIGALRM, fire)
+    try:
+        with pytest.raises(HardTimer):
+            run(tmp_path, TaskSpec(goal="Wi-Fi"), phone, script(f"- [ ] {WIFI}\n", [arm]))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    record = read_run(tmp_path / "run-1")
+    assert record.execution == "interrupted" and record.outcome is not None
+    assert record.outcome.stop_reason == "interrupted (HardTimer: the hard timer fired)"
 
 
 def test_device_error_ends_crashed_with_the_step_recorded(tmp_path, phone):

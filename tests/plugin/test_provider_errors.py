@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from plugin_helpers import assert_words, run_junit
 
+from pytest_artemis.store import read_run
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
 from fake_openai_server import FakeOpenAI, Reply, error  # noqa: E402
 
@@ -133,3 +135,41 @@ def test_a_real_model_session_fetches_no_price_list_and_prints_no_third_party_wa
     output = result.stdout.str() + result.stderr.str()
     assert "ModelNotFound" in output
     assert "cost map" not in output and "LiteLLM:WARNING" not in output and "warnings summary" not in output
+
+
+@pytest.mark.slow
+def test_a_hard_timeout_during_a_model_call_closes_the_journal_with_the_reason(project, server):
+    # The conftest pushes the run's cooperative deadline past pytest-timeout's (as a call that outlives its
+    # budget would), so the hard timer really fires while the planner's request hangs on the server.
+    project.makeconftest('''
+        import time
+
+        import litellm  # imported beforehand: the timer fires during the request, not the import
+        import pytest
+
+        from pytest_artemis.plugin.timeout import deadline_key
+
+
+        @pytest.hookimpl(wrapper=True)
+        def pytest_timeout_set_timer(item, settings):
+            armed = yield
+            item.stash[deadline_key] = time.time() + 600
+            return armed
+    ''')
+    server.script(Reply(content="{}", delay_s=60))
+    result, cases = run_junit(
+        project, "--artemis-device=sim", "--artemis-model=openai/test-model",
+        f"--artemis-api-base={server.api_base}", "--artemis-api-key=sk-SENTINEL-0123456789",
+        "--timeout=4", "-k", "first", subprocess=True)
+    assert_words(result, errors=1, deselected=1)
+    assert len(server.requests) == 1  # the call was in flight when the timer fired
+    case = cases["test_first"]
+    assert case.result == "error" and "Timeout (>4.0s) from pytest-timeout" in case.message
+    assert case.props["artemis.execution"] == "interrupted" and case.props["artemis.outcome"] == "ERROR"
+    record = read_run(case.props["artemis.artifacts"])
+    assert record.execution == "interrupted"
+    assert record.outcome.stop_reason == "interrupted (Failed: Timeout (>4.0s) from pytest-timeout.)"
+    assert "stop reason: interrupted (Failed: Timeout (>4.0s)" in result.stdout.str()
+    written = "".join(p.read_text(errors="replace") for p in Path(record.dir).rglob("*") if p.is_file())
+    everything = result.stdout.str() + result.stderr.str() + (project.path / "junit.xml").read_text()
+    assert "sk-SENTINEL-0123456789" not in everything + written
