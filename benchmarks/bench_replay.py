@@ -51,13 +51,14 @@ import os
 import pytest
 from bench_replay import metered
 from demo_agent import demo_models
-from demo_checker import _ocr_engine
+
+from pytest_artemis.device.ocr import load_ocr
 
 
 @pytest.fixture(scope="session", autouse=True)
 def ocr_loaded():
-    """Load the demo checker's OCR engine once, before the first run (not inside one run's wall time)."""
-    _ocr_engine()
+    """Load the OCR engine (the examples' ``artemis_ocr``) before the first run, not in its wall time."""
+    load_ocr("rapidocr")
 
 
 @pytest.fixture

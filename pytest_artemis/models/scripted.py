@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 from collections import deque
@@ -96,6 +97,10 @@ class ScriptedModel:
     """A model whose replies come from ``respond(request)`` (sync or async), in the spirit of
     pydantic-ai's ``FunctionModel``.
 
+    An ``async def`` responder runs on the run's event loop; a plain function runs in a worker thread,
+    so a slow one (OCR, a local model) does not hold up the run's concurrent calls — make it
+    thread-safe if it keeps state that concurrent checker calls share.
+
     Typed replies are used as is; raw text and dicts take the real model's parse/validate/terminal-evidence
     path, including re-asks (``respond`` is called again with ``request.reask`` > 0). ``respond`` may raise
     ``ModelUnavailable`` to simulate a provider outage. Calls cost zero tokens and zero dollars and are
@@ -110,6 +115,8 @@ class ScriptedModel:
         self.name = name
         self.reasks = reasks
         self._respond = respond
+        self._respond_async = inspect.iscoroutinefunction(respond) or inspect.iscoroutinefunction(
+            type(respond).__call__)  # an object with an ``async def __call__``
         self.requests: list[ScriptedRequest] = []
 
     @classmethod
@@ -133,7 +140,8 @@ class ScriptedModel:
         }
         given = {role: len(queue) for role, queue in queues.items()}
 
-        def respond(request: ScriptedRequest) -> Reply:
+        async def respond(request: ScriptedRequest) -> Reply:
+            # On the event loop (async): concurrent calls take the replies in the order they were made.
             queue = queues[request.role]
             if not queue:
                 raise ScriptExhausted(
@@ -166,7 +174,10 @@ class ScriptedModel:
         async def attempt(history: Sequence[ChatMessage], reask: int) -> RawOutput:
             request = ScriptedRequest(role, schema, tuple(history), context, reask)
             self.requests.append(request)
-            reply = self._respond(request)
+            # A synchronous responder may be slow (a checker reading screenshots): in a worker thread
+            # it does not hold up the run's other calls (concurrent checkpoint checks).
+            reply = self._respond(request) if self._respond_async else \
+                await asyncio.to_thread(self._respond, request)
             if inspect.isawaitable(reply):
                 reply = await reply
             return _raw(reply)

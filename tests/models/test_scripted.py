@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import time
 
 import pytest
 from model_test_schemas import Decision, Step
@@ -97,6 +98,45 @@ def test_async_reply_functions_and_dict_replies():
         return {"decision": "x", "actions": []}
 
     assert run(ScriptedModel(respond)).value == Decision(decision="x", actions=[])
+
+
+def test_a_slow_sync_reply_function_runs_off_the_event_loop_so_concurrent_calls_overlap():
+    """A sync responder (a checker doing OCR) runs in a worker thread: two concurrent calls take about
+    as long as one, and the event loop keeps ticking meanwhile."""
+    def slow(request):
+        time.sleep(0.6)
+        return Decision(decision=f"checked {request.turn}", actions=[])
+
+    model = ScriptedModel(slow)
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.05)
+            ticks += 1
+
+    async def both() -> tuple[list[str], float]:
+        task = asyncio.create_task(ticker())
+        started = time.perf_counter()
+        replies = await asyncio.gather(*(model.complete("checker", MESSAGES, Decision) for _ in range(2)))
+        task.cancel()
+        return [r.value.decision for r in replies], time.perf_counter() - started
+
+    decisions, elapsed = asyncio.run(both())
+    assert decisions == ["checked 0", "checked 0"]
+    assert elapsed < 1.1, elapsed  # not 2 × 0.6 s one after the other
+    assert ticks >= 5  # the loop was not blocked while the responders slept
+
+
+def test_from_replies_keeps_the_order_of_concurrent_calls():
+    model = ScriptedModel.from_replies(checker=[Decision(decision=str(n), actions=[]) for n in range(6)])
+
+    async def all_at_once() -> list[str]:
+        replies = await asyncio.gather(*(model.complete("checker", MESSAGES, Decision) for _ in range(6)))
+        return [r.value.decision for r in replies]
+
+    assert asyncio.run(all_at_once()) == [str(n) for n in range(6)]
 
 
 def test_fenced_json_is_accepted():
