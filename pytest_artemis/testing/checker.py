@@ -47,8 +47,12 @@ def _name(screen: EvidenceScreen) -> str:
 
 
 def _holding(screen: EvidenceScreen, text: str) -> UIElement | None:
+    """The first element whose label holds ``text``; text read by OCR matches whatever its spacing (OCR
+    drops or adds spaces: "7:30AM" for "7:30 AM")."""
     wanted = normalize(text)
-    return next((e for e in screen.view.elements if wanted in normalize(e.label)), None)
+    unspaced = wanted.replace(" ", "")
+    return next((e for e in screen.view.elements if wanted in normalize(e.label)
+                 or (e.source == "ocr" and unspaced in normalize(e.label).replace(" ", ""))), None)
 
 
 def _cite(screen: EvidenceScreen, element: UIElement, attribute: str = "") -> CitationClaim:
@@ -80,7 +84,8 @@ class HonestChecker:
     Probe-backed items are judged by their probes, as in every run. A text item is judged from the
     screens recorded for it (the anchored steps at a checkpoint, every step and the final screen at
     exit): every text it quotes (``'Airplane mode'``) on one screen → ``passed``, citing that screen and
-    element; a quoted text on none → ``failed``, citing what the newest screen does show. An absence
+    element; a quoted text on none → ``failed``, citing what the newest screen does show. Matching is
+    case-insensitive, and ignores spacing in text the harness read by OCR (``artemis_ocr``). An absence
     ("No 'keeps stopping' dialog") is judged on the final screen only. The goal is judged on the final
     screen against ``goal`` (``on_screen("Airplane mode", checked=True)``), or, without one, like a
     text item when it quotes a text. Whatever it cannot read — an item quoting nothing, a goal without

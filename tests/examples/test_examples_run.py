@@ -114,12 +114,13 @@ def _demo_checker():
     return demo_checker
 
 
-def _screen(step, which, *labels):
+def _screen(step, which, *labels, ocr=()):
+    """A recorded screen of hierarchy elements ``labels``, then elements read by OCR (``ocr``)."""
     from pytest_artemis.contracts import Bounds, EvidenceScreen, ScreenView, UIElement
 
-    elements = tuple(UIElement(index=i, text=label,
+    elements = tuple(UIElement(index=i, text=label, source="ocr" if i >= len(labels) else "hierarchy",
                                 bounds=Bounds(left=0, top=10 * i, right=10, bottom=10 * i + 9))
-                     for i, label in enumerate(labels))
+                     for i, label in enumerate((*labels, *ocr)))
     return EvidenceScreen(step=step, screen=which, view=ScreenView(width=100, height=100, elements=elements))
 
 
@@ -136,10 +137,10 @@ def test_demo_checker_confirms_only_quoted_text_it_reads(text, when, entry, stat
     from pytest_artemis.contracts import CheckItem
 
     screens = [_screen(2, "pre", "Set alarm", "7", "30"),
-               _screen(2, "post", "Alarm", "7:30 AM", "Alarm set for 7:30AM")]
+               _screen(2, "post", "Alarm", "7:30 AM", ocr=("Alarm set for 7:30AM",))]  # OCR drops a space
     if entry == "final":
         screens = [_screen(None, "final", "Alarm", "7:30 AM")]
-    verdict = checker.judge_item(CheckItem(kind="assert", text=text, when=when), entry, screens)
+    verdict = checker.check.judge(CheckItem(kind="assert", text=text, when=when), entry, screens)
     assert verdict.status == status and says in verdict.evidence, verdict
     if status in ("passed", "failed"):
         assert verdict.citation is not None and verdict.citation.screen == screens[-1].screen
@@ -148,14 +149,24 @@ def test_demo_checker_confirms_only_quoted_text_it_reads(text, when, entry, stat
 def test_demo_checker_judges_the_goal_on_the_final_screen_only(monkeypatch):
     checker = _demo_checker()
     monkeypatch.syspath_prepend(str(EXAMPLES))  # the goal recipes live in demo_agent
-    from pytest_artemis.contracts import CheckItem
+    from pytest_artemis.contracts import Bounds, CheckItem, EvidenceScreen, UIElement
 
     goal = CheckItem(kind="goal", text="Create an alarm for 7:30 AM in the Clock app", when="end")
     final = _screen(None, "final", "Alarm", "7:30 AM")
-    assert checker.judge_goal(goal, [final]).status == "passed"
-    assert checker.judge_goal(goal, [_screen(3, "post", "7:30 AM")]).status == "inconclusive"
+    assert checker.check.judge_goal(goal, [final]).status == "passed"
+    assert checker.check.judge_goal(goal, [_screen(3, "post", "7:30 AM")]).status == "inconclusive"
     other = CheckItem(kind="goal", text="Make the phone happy", when="end")
-    assert checker.judge_goal(other, [final]).status == "inconclusive"
+    assert checker.check.judge_goal(other, [final]).status == "inconclusive"
+    wifi = CheckItem(kind="goal", text="Turn off Wi‑Fi in Settings", when="end")
+    switch = UIElement(index=1, class_name="android.widget.Switch", checkable=True, checked=True,
+                       bounds=Bounds(left=900, top=300, right=1000, bottom=400))
+    row = _screen(None, "final", "Network & internet", "Wi‑Fi").view
+    on = EvidenceScreen(step=None, screen="final", view=row.model_copy(update={
+        "elements": (row.elements[0], row.elements[1].model_copy(update={"bounds": Bounds(
+            left=0, top=300, right=800, bottom=400)}), switch.model_copy(update={"index": 2}))}))
+    verdict = checker.check.judge_goal(wifi, [on])
+    assert verdict.status == "failed" and verdict.citation is not None, verdict
+    assert verdict.citation.attribute == "checked=true"
 
 
 @pytest.mark.slow

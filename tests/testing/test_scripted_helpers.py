@@ -130,6 +130,23 @@ def test_an_absence_is_judged_on_the_final_screen():
                                                                              quote="Wi\u2011Fi")
 
 
+def test_text_read_by_ocr_matches_whatever_its_spacing_and_hierarchy_text_as_written():
+    toast = ScreenView(width=1080, height=2400, elements=(
+        element(0, "Alarm"), element(1, "Alarm set for 7:30AM", source="ocr")))
+    screens = [EvidenceScreen(step=3, screen="post", view=toast)]
+    read, spaced = HonestChecker()(request("checker", checks=[
+        item("A toast says 'Alarm set for 7:30 AM'"), item("The list shows 'Al arm'")],
+        screens=screens, entry="checkpoint")).verdicts
+    assert read.status == "passed"
+    assert read.citation == CitationClaim(step=3, screen="post", element=1, quote="Alarm set for 7:30AM")
+    assert spaced.status == "passed" and spaced.citation is not None and spaced.citation.element == 1
+    hierarchy_only = ScreenView(width=1080, height=2400, elements=(element(0, "Alarm set for 7:30AM"),))
+    verdict = HonestChecker()(request("checker", checks=[item("A toast says 'Alarm set for 7:30 AM'")],
+                                      screens=[EvidenceScreen(step=3, screen="post", view=hierarchy_only)],
+                                      entry="checkpoint")).verdicts[0]
+    assert verdict.status == "failed"
+
+
 def switch_screen(on: bool) -> ScreenView:
     return ScreenView(width=1080, height=2400, foreground="com.android.settings", elements=(
         element(0, "Airplane mode", resource_id="android:id/title"),
