@@ -165,8 +165,9 @@ def ground(
     """Resolve a verdict's citation; returns the resolved citation and, when it does not hold, why.
 
     A ``passed`` goal or completion criterion may not rest on what was recorded before the agent first
-    acted. Blocking (a cited screen may need OCR once). The citation is kept even when not found, so
-    the ledger shows what was claimed.
+    acted, and a ``passed`` ``end`` item (the goal included) only on an earlier screen whose cited text or
+    element still shows on the final screen. Blocking (a cited screen may need OCR once). The citation
+    is kept even when not found, so the ledger shows what was claimed.
     """
     if claim is None:
         return None, "no citation: a verdict must cite a recorded screen (quote or element) or a probe"
@@ -180,6 +181,14 @@ def ground(
     view, why = _screen(claim, window, screens)
     if view is None:
         return unfound, why
+    found, why = _on_view(claim, item, view)
+    if found is not None and passed and window.final and item.when == "end" and claim.screen != "final":
+        why = _stale(claim, item, screens)
+    return (found, "") if found is not None and not why else (unfound, why)
+
+
+def _on_view(claim: CitationClaim, item: CheckItem, view: ScreenView) -> tuple[Citation | None, str]:
+    """The claim resolved on one recorded screen: the citation found there, or why it is not."""
     if claim.element is not None:
         found, why = _by_element(claim, view)
     elif claim.quote and len(normalise(claim.quote)) >= 2:
@@ -192,4 +201,17 @@ def ground(
         return _found(claim, view, None, visual=True), ""
     if found is None and claim.visual and not item.visual:
         why += "; a visual judgement counts only for checks declared visual=True"
-    return (found, "") if found is not None else (unfound, why)
+    return found, why
+
+
+def _stale(claim: CitationClaim, item: CheckItem, screens: RecordedScreens) -> str:
+    """Why an earlier screen cannot show that an ``end`` item (the goal included) holds at exit ('' when
+    what it shows still holds on the final screen): the state may have changed after it was recorded."""
+    finals = screens.finals()
+    if not finals:
+        return f"{_where(claim)} is earlier than the end of the run, and no final screen was recorded"
+    at_exit = claim.model_copy(update={"step": None, "screen": "final"})
+    if _on_view(at_exit, item, finals[0])[0] is not None:
+        return ""
+    return (f"{_where(claim)} shows it, but the final screen no longer does: an end-of-run check rests on "
+            "the state at exit (cite the final screen or a probe)")

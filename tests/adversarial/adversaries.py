@@ -3,6 +3,8 @@ themselves, misquote or cite the wrong moment. Each is a function of the request
 
 from __future__ import annotations
 
+import re
+
 from fault_scripts import cite, mark_done
 
 from pytest_artemis.agents.schemas import (
@@ -69,6 +71,14 @@ def undoer(request: ScriptedRequest) -> OperatorDecision:
     return OperatorDecision(decision="done", actions=[Finish(summary="Wi-Fi is on")])
 
 
+def tidy_undoer(request: ScriptedRequest) -> OperatorDecision:
+    """The undoer, ticking every subgoal when it claims the goal (so only the checks can stop a pass)."""
+    decision = undoer(request)
+    if any(a.kind == "finish" for a in decision.actions):
+        return decision.model_copy(update={"plan": mark_done(request.plan)})
+    return decision
+
+
 def checker(kind: str, request: ScriptedRequest) -> CheckReport:
     """The checker adversaries, by name."""
     if kind == "silent":
@@ -82,10 +92,22 @@ def checker(kind: str, request: ScriptedRequest) -> CheckReport:
     if kind == "late":
         late = CitationClaim(step=request.turn + 5, screen="post", quote="Wi-Fi")
         return all_pass(request, late if request.entry == "checkpoint" else cite(request))
+    if kind == "stale":
+        return all_pass(request, _switch_on(request) if request.entry == "final" else cite(request))
     if kind == "contradicting":
         return CheckReport(verdicts=[ModelVerdict(item=i.text, status=s, evidence=s, citation=cite(request))
                                      for i in request.checks for s in ("passed", "failed")])
     return all_pass(request, cite(request))  # credulous, but cites something real
+
+
+def _switch_on(request: ScriptedRequest) -> CitationClaim | None:
+    """The pre-screen of the step whose history line tapped a switch reading ON: true when recorded, stale
+    by the end (the adversary cites it whatever came after)."""
+    for line in reversed(request.history):
+        tapped = re.search(r"step (\d+)\b.*\[(\d+)\] 'ON'", line)
+        if tapped:
+            return CitationClaim(step=int(tapped[1]), screen="pre", element=int(tapped[2]), quote="ON")
+    return None
 
 
 def respond_with(operator, checker_kind: str):

@@ -28,6 +28,8 @@ CASES = {
     "wrong_quote": ("busy_liar", "wrong_quote", "", "UNCHECKED"),
     "liar_contradicting_checker": ("liar", "contradicting", "", "UNCHECKED"),
     "late_evidence": ("undoer", "late", '@pytest.mark.assert_("The Wi-Fi switch reads ON")', "UNCHECKED"),
+    "stale_evidence": ("tidy_undoer", "stale",
+                       '@pytest.mark.assert_("The Wi-Fi switch reads ON", when="end")', "UNCHECKED"),
     "undone_state": ("undoer", "credulous",
                      '@pytest.mark.verify("Wi-Fi is on",'
                      ' probe=probes.setting("global", "wifi_on", equals=True))',
@@ -64,6 +66,10 @@ def test_no_adversary_passes(project):
     checkpoint = [v for v in late.verdicts if v.item_text == "The Wi-Fi switch reads ON"]
     assert checkpoint and all(v.status == "inconclusive" and "after the anchor step" in v.reason
                               for v in checkpoint)
+    stale = matrix.journal("test_stale_evidence")  # Wi-Fi was on at step 2 and off at the end
+    at_exit = [v for v in stale.verdicts if v.checkpoint_id == "final"]
+    assert {v.kind for v in at_exit} == {"goal", "assert"}
+    assert all(v.status == "inconclusive" and "the final screen no longer does" in v.reason for v in at_exit)
     undone = matrix.journal("test_undone_state")
     wifi = [v.status for v in undone.verdicts if v.item_text == "Wi-Fi is on"]
     assert wifi[0] == "passed" and "failed" in wifi  # the earlier pass stays on record
