@@ -66,15 +66,6 @@ def prune(run_dir: Path) -> None:
     (run_dir / REPORT_FILE).unlink(missing_ok=True)
 
 
-def _render_orphan(root: Path, props: dict[str, str]) -> None:
-    """Render the page of a run whose process died before it could (its journal reads as interrupted)."""
-    from pytest_artemis.report import render_run_report
-
-    run_dir = Path(props.get("artemis.artifacts") or root)
-    if props.get("artemis.execution") == "interrupted" and (run_dir / "run.jsonl").is_file():
-        render_run_report(run_dir, outcome_word=props["artemis.outcome"], root=root)
-
-
 def render_report(item: pytest.Item, artifacts: Path, word: str) -> None:
     """Render the page of a run of ``item`` that ended without ``pytest_artemis_run_finish`` (a hook
     raised), as the registered ``Reports`` plugin renders every other run."""
@@ -91,19 +82,32 @@ class Reports:
         self._seen: dict[str, dict[str, str]] = {}
         self._runs: dict[str, list[Path]] = {}
         self._interrupted: dict[Path, IndexEntry] = {}
+        self._unwritten: list[str] = []
 
     def _root(self) -> Path:
         return self._config.stash[options_key].artifacts.resolve()
 
     def _find_interrupted(self) -> None:
         """Give every interrupted run nobody reported its INTERRUPTED page and remember its index row."""
-        from pytest_artemis.report import IndexEntry, render_run_report
+        from pytest_artemis.report import IndexEntry
 
         root = self._root()
         for record in unreported_interrupted(root):
-            render_run_report(record.dir, outcome_word="INTERRUPTED", root=root)
-            self._interrupted[record.dir.resolve()] = IndexEntry.from_record(record, root,
-                                                                              word="INTERRUPTED")
+            if self._page(record.dir, "INTERRUPTED"):
+                self._interrupted[record.dir.resolve()] = IndexEntry.from_record(record, root,
+                                                                                  word="INTERRUPTED")
+
+    def _page(self, run_dir: Path, word: str) -> bool:
+        """Render a run's ``report.html``; a full or read-only disk is noted for the session's end (the
+        run's journal and outcome stand without the page), never raised into a test or the summary."""
+        from pytest_artemis.report import render_run_report
+
+        try:
+            render_run_report(run_dir, outcome_word=word, root=self._root())
+        except OSError as exc:
+            self._unwritten.append(f"{run_dir}: {exc.strerror or exc}")
+            return False
+        return True
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Runs an earlier session left unfinished (killed, interrupted) are reported by this one."""
@@ -118,9 +122,7 @@ class Reports:
 
     def render(self, nodeid: str, artifacts: Path, word: str) -> None:
         """Render a run's ``report.html`` next to its journal; ``--artemis-keep`` prunes it at teardown."""
-        from pytest_artemis.report import render_run_report
-
-        render_run_report(artifacts, outcome_word=word, root=self._root())
+        self._page(artifacts, word)
         self._runs.setdefault(nodeid, []).append(artifacts)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -141,13 +143,16 @@ class Reports:
         if hasattr(self._config, "workerinput"):
             return
         root = self._root()
-        for props in self._seen.values():
-            _render_orphan(root, props)
+        for props in self._seen.values():  # a run whose process died before it could render its page
+            run_dir = Path(props.get("artemis.artifacts") or root)
+            if props.get("artemis.execution") == "interrupted" and (run_dir / "run.jsonl").is_file():
+                self._page(run_dir, props["artemis.outcome"])
         if self._seen and root.is_dir():
             self._find_interrupted()  # this session's own: Ctrl-C, a worker killed without a crash report
         reported = {Path(props.get("artemis.artifacts") or root).resolve() for props in self._seen.values()}
         entries = [index_entry(root, nodeid, props) for nodeid, props in self._seen.items()]
         entries += [entry for run_dir, entry in self._interrupted.items() if run_dir not in reported]
+        self._say_unwritten()
         if not entries:
             return  # a session without artemis runs never loads the report package
         from pytest_artemis.report import render_index
@@ -155,7 +160,15 @@ class Reports:
         try:
             self._config.stash[index_path_key] = render_index(root, entries)
         except OSError as exc:  # a full or read-only disk must not crash the session summary
-            terminal = self._config.pluginmanager.get_plugin("terminalreporter")
-            if terminal is not None:
-                terminal.write_line(f"artemis: the session index could not be written in {root}: {exc}",
-                                    red=True)
+            self._say(f"artemis: the session index could not be written in {root}: {exc}")
+
+    def _say_unwritten(self) -> None:
+        if self._unwritten:
+            more = f" (and {len(self._unwritten) - 1} more)" if len(self._unwritten) > 1 else ""
+            self._say(f"artemis: a report page could not be written in {self._unwritten[0]}{more}; the runs' "
+                      "journals and outcomes are kept")
+
+    def _say(self, line: str) -> None:
+        terminal = self._config.pluginmanager.get_plugin("terminalreporter")
+        if terminal is not None:
+            terminal.write_line(line, red=True)

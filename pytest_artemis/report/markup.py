@@ -97,6 +97,10 @@ def page(title: str, body: str, head_script: str = "") -> str:
 def write_atomic(path: Path, text: str) -> Path:
     """Write ``text`` via a temporary file and rename, so a reader never sees half a page."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a full disk keeps no half page behind
+        raise
     return path

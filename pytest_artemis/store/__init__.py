@@ -1,11 +1,12 @@
 """Run artifacts: the engine's journal (``journal``), its reader (``reader``), redaction (``redact``)."""
 
-from .journal import Event, JournalClosed, RunHeader, RunJournal, RunTerminal, safe_name
+from .journal import ArtifactsWriteFailed, Event, JournalClosed, RunHeader, RunJournal, RunTerminal, safe_name
 from .reader import JournalCorrupt, RunRecord, list_runs, read_run
 from .redact import REDACTED, Redactor, looks_secret
 
 __all__ = [
     "REDACTED",
+    "ArtifactsWriteFailed",
     "Event",
     "JournalClosed",
     "JournalCorrupt",

@@ -18,6 +18,7 @@ the ``Redactor`` first (screenshots are pixels and are not redacted).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -38,7 +39,7 @@ from pytest_artemis.contracts import (
     StepRecord,
 )
 from pytest_artemis.contracts._base import Contract
-from pytest_artemis.contracts.errors import ArtemisError
+from pytest_artemis.contracts.errors import ArtemisError, InfrastructureError
 
 from .redact import Redactor
 
@@ -91,6 +92,29 @@ class Event(Contract):
 
 class JournalClosed(ArtemisError):
     """A write to a journal after ``close()`` (the run's record is final)."""
+
+
+class ArtifactsWriteFailed(InfrastructureError):
+    """The operating system refused a journal write (a full disk, a file size limit, a read-only mount).
+
+    Nothing torn stays behind: a refused line is cut off again and a refused file is never renamed into
+    place, so what was written before still reads back.
+    """
+
+    @classmethod
+    def of(cls, path: Path, exc: OSError) -> ArtifactsWriteFailed:
+        return cls(f"cannot write {path}: {exc.strerror or exc} (errno {exc.errno}): free space there, "
+                   "or write the artifacts elsewhere")
+
+
+def _write_all(handle: IO[bytes], data: bytes) -> None:
+    """Write every byte through an unbuffered handle (a write near a size limit can be partial)."""
+    view = memoryview(data)
+    while view:
+        written = handle.write(view)
+        if not written:
+            raise OSError(errno.EIO, "the write made no progress")
+        view = view[written:]
 
 
 def safe_name(run_id: str) -> str:
@@ -153,13 +177,22 @@ class RunJournal:
             os.fsync(handle.fileno())
 
     def _append(self, name: str, record: BaseModel | dict[str, JsonValue]) -> None:
-        line = self._line(record)
+        line = self._line(record).encode("utf-8")
         with self._lock:
             if self._closed:
                 raise JournalClosed(f"journal {self.dir} is closed; cannot append to {name}")
-            with open(self.dir / name, "a", encoding="utf-8") as handle:
-                handle.write(line)
-                self._sync(handle)
+            path = self.dir / name
+            try:
+                with open(path, "ab", buffering=0) as handle:
+                    start = handle.seek(0, os.SEEK_END)
+                    try:
+                        _write_all(handle, line)
+                        self._sync(handle)
+                    except OSError:
+                        handle.truncate(start)  # no torn line: the lines before it still read back
+                        raise
+            except OSError as exc:
+                raise ArtifactsWriteFailed.of(path, exc) from exc
 
     def _write_once(self, path: Path, data: bytes) -> None:
         """Write ``data`` to ``path`` atomically (temp file + rename) unless it already exists."""
@@ -167,10 +200,14 @@ class RunJournal:
             if path.exists():
                 return
             tmp = path.with_name(f".{path.name}.tmp")
-            with open(tmp, "wb") as handle:
-                handle.write(data)
-                self._sync(handle)
-            os.replace(tmp, path)
+            try:
+                with open(tmp, "wb") as handle:
+                    handle.write(data)
+                    self._sync(handle)
+                os.replace(tmp, path)
+            except OSError as exc:
+                tmp.unlink(missing_ok=True)
+                raise ArtifactsWriteFailed.of(path, exc) from exc
 
     def put_screen(self, png: bytes) -> str:
         """Store a screenshot as ``screens/<sha256>.png`` (once); returns the sha256 hex digest."""
@@ -229,11 +266,6 @@ class RunJournal:
         with self._lock:
             if self._closed:
                 raise JournalClosed(f"journal {self.dir} is already closed")
-            path = self.dir / OUTCOME_FILE
-            tmp = path.with_name(f".{path.name}.tmp")
-            with open(tmp, "w", encoding="utf-8") as handle:
-                handle.write(body + "\n")
-                self._sync(handle)
-            os.replace(tmp, path)
+            self._write_once(self.dir / OUTCOME_FILE, (body + "\n").encode("utf-8"))
             self._append(RUN_FILE, RunTerminal(execution=outcome.execution, finished_at=outcome.finished_at))
             self._closed = True

@@ -2,12 +2,21 @@
 
 import hashlib
 import json
+import resource
+import signal
 import threading
 
 import pytest
 
 from pytest_artemis.contracts import CheckVerdict, RunOutcome, StepRecord, Tap, TaskResult
-from pytest_artemis.store import JournalClosed, Redactor, RunHeader, RunJournal, read_run
+from pytest_artemis.store import (
+    ArtifactsWriteFailed,
+    JournalClosed,
+    Redactor,
+    RunHeader,
+    RunJournal,
+    read_run,
+)
 
 T0 = 1764493200.5
 
@@ -154,3 +163,39 @@ def test_concurrent_appends_from_many_threads_never_interleave(journal):
     assert len(run.verdicts) == 400 and len(run.events) == 400
     assert {v.attempt_id for v in run.verdicts} == {f"cp#{1000 * t + n}" for t in range(8) for n in range(50)}
     assert run.notices == ("run.jsonl: no terminal record: the run was interrupted",)
+
+
+@pytest.fixture
+def file_size_limit():
+    """Lower this process's file size limit (``RLIMIT_FSIZE``, SIGXFSZ ignored): writes past it fail
+    with a real ``EFBIG``, as on a full disk. Restored afterwards."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+    def lower(limit: int) -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
+
+    yield lower
+    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    signal.signal(signal.SIGXFSZ, previous)
+
+
+def test_a_refused_append_leaves_no_torn_line_and_the_journal_still_closes(journal, file_size_limit):
+    for n in range(3):
+        journal.append_verdict(verdict(n))
+    ledger = journal.dir / "ledger.jsonl"
+    before = ledger.read_bytes()
+    file_size_limit(len(before) + 100)  # the next line (over 300 bytes) only partly fits
+    with pytest.raises(ArtifactsWriteFailed, match=r"cannot write .*ledger\.jsonl: File too large"):
+        journal.append_verdict(verdict(3))
+    assert ledger.read_bytes() == before
+    journal.close(outcome())
+    record = read_run(journal.dir)
+    assert record.execution == "finished" and len(record.verdicts) == 3
+
+
+def test_a_refused_screen_leaves_no_temporary_file(journal, file_size_limit):
+    file_size_limit(10_000)
+    with pytest.raises(ArtifactsWriteFailed, match="File too large"):
+        journal.put_screen(b"\x89PNG" + b"0" * 20_000)
+    assert list((journal.dir / "screens").iterdir()) == []
