@@ -87,7 +87,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if workerinput is None and not config.pluginmanager.has_plugin("artemis.junit"):
         config.pluginmanager.register(JunitShaper(config), "artemis.junit")
         config.pluginmanager.register(TerminalSummary(config), "artemis.summary")
-        config.pluginmanager.register(ReplaySummary(), "artemis.replay")
+        config.pluginmanager.register(ReplaySummary(config), "artemis.replay")
     if config.pluginmanager.hasplugin("xdist") and workerinput is None:
         from .xdist import XdistHooks
 

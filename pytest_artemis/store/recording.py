@@ -136,6 +136,18 @@ class RecordingStore:
                 found.append((path, recording.goal))
         return tuple(found)
 
+    def recorded(self) -> tuple[tuple[Path, str], ...]:
+        """Every readable recording in the directory: (file, the node id it records)."""
+        if not self.root.is_dir():
+            return ()
+        found = []
+        for path in sorted(self.root.glob(f"*{SUFFIX}")):
+            try:
+                found.append((path, Recording.model_validate_json(path.read_bytes()).node_id))
+            except (OSError, ValidationError, ValueError):
+                continue  # an unreadable file is reported by the test that loads it
+        return tuple(found)
+
     def save(self, recording: Recording) -> Path:
         """Replace the file of ``recording`` atomically under the directory lock; returns its path."""
         self.root.mkdir(parents=True, exist_ok=True)
