@@ -1,5 +1,5 @@
-"""The simulated phone: state, navigation, input, simulated clock and the
-cached screen (one widget tree per state version, drawn and dumped from it).
+"""The simulated phone: state, navigation, input and the simulated clock; its screen (one widget tree
+per state version, drawn and dumped from it) is ``display.Display``.
 
 Simulated time only moves when input arrives (or ``advance`` is called); each
 input command costs a fixed amount so transient UI (toasts) expires after a
@@ -19,8 +19,8 @@ import random
 import threading
 from collections.abc import Callable
 
-from . import render
 from .apps import APPS, launcher, settings
+from .display import Display
 from .faults import Faults
 from .fs import FileSystem
 from .keys import KEY_CHARS, KEYCODES
@@ -36,7 +36,7 @@ from .state import (
     default_settings,
 )
 from .ui import Kit
-from .widgets import Node, dump_xml, hit_test
+from .widgets import Node, hit_test
 
 TAP_MS = 700
 KEY_MS = 400
@@ -78,14 +78,8 @@ class SimPhone:
         self.faults = Faults(self)
         self.kit = Kit(width, height)
         self.version = 0
-        self._screen_key: tuple | None = None
-        self._root: Node | None = None
-        self._windows: list[Node] = []
-        self._rendered: tuple[tuple | None, bytes] | None = None
-        self._xml: str | None = None
         self._online_listeners: list[Callable[[], None]] = []
-        self._render_lock = threading.Lock()
-        self._prerender: threading.Thread | None = None
+        self.display = Display(self)
 
     def reset(self) -> None:
         """A full reset (``simctl reset``): apps, settings, alarms, contacts, files, battery and faults as
@@ -260,16 +254,6 @@ class SimPhone:
         self._clock += cost_ms
         self.faults.after_input()
 
-    def prerender(self) -> None:
-        """Start encoding the current screen in the background.
-
-        Agents screenshot right after acting: the ADB server calls this after a command
-        changed the phone, so encoding overlaps the client's next connection setup."""
-        with self.lock:
-            if self._prerender is None or not self._prerender.is_alive():
-                self._prerender = threading.Thread(target=self.screenshot_png, daemon=True)
-                self._prerender.start()
-
     def tap(self, x: int, y: int) -> None:
         """``input tap``."""
         with self.lock:
@@ -360,55 +344,17 @@ class SimPhone:
 
     def screen(self) -> tuple[Node, list[Node]]:
         """(drawing root, dumpable windows) for the current state, cached per version."""
-        with self.lock:
-            key = (self.version, self._clock // 60_000, self.toast_text())
-            if key != self._screen_key or self._root is None:
-                self._build(key)
-            assert self._root is not None  # _build sets it
-            return self._root, self._windows
-
-    def _build(self, key: tuple) -> None:
-        kit = self.kit
-        if self.overview:
-            win = launcher.build_recents(self, kit)
-        elif self.fg is None:
-            win = launcher.build_home(self, kit)
-        else:
-            win = APPS[self.fg].build(self, kit, self.tasks[self.fg][-1])
-        chrome = launcher.build_status_bar(self, kit)
-        root = Node((0, 0, kit.w, kit.h), dump=False).add(win, chrome)
-        windows = [win, chrome.children[0]]
-        if self.dialog_pkg:
-            scrim, dialog = launcher.build_crash_dialog(self, kit, self.dialog_pkg)
-            root.add(scrim, dialog)
-            windows.append(dialog)
-        toast = self.toast_text()
-        if toast:
-            root.add(launcher.build_toast(kit, toast))
-        self._screen_key, self._root, self._windows = key, root, windows
-        self._xml = None
+        return self.display.tree()
 
     def screenshot_png(self) -> bytes:
-        """PNG of the current screen (re-encoded only when the screen changed).
-
-        Encoding happens outside the phone lock (a built tree is never mutated); the
-        render lock alone guards the PNG cache, and is never held while waiting for
-        the phone lock, so a caller holding the phone lock cannot deadlock with it."""
-        with self.lock:
-            root, _ = self.screen()
-            key, dark = self._screen_key, self.dark
-        with self._render_lock:
-            rendered = self._rendered
-            if rendered is None or rendered[0] != key:
-                rendered = (key, render.render_png(root, (self.width, self.height), dark, self.kit.k))
-                self._rendered = rendered
-            return rendered[1]
+        """PNG of the current screen (re-encoded only when the screen changed)."""
+        return self.display.png()
 
     def hierarchy_xml(self) -> str:
         """``uiautomator dump`` XML of the current screen (cached like the PNG)."""
-        with self.lock:
-            _, windows = self.screen()
-            if self._xml is None:
-                self._xml = dump_xml(windows)
-            return self._xml
+        return self.display.xml()
 
+    def prerender(self) -> None:
+        """Start encoding the current screen in the background (the ADB server calls it after a
+        command changed the phone, so encoding overlaps the client's next screenshot request)."""
+        self.display.prerender()

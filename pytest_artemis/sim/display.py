@@ -1,0 +1,94 @@
+"""The phone's screen: the widget tree of its current state, drawn to PNG and dumped as uiautomator XML,
+each cached per state (rebuilt only after the phone changed, or its clock passed a minute)."""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+from . import render
+from .apps import APPS, launcher
+from .widgets import Node, dump_xml
+
+if TYPE_CHECKING:
+    from .phone import SimPhone
+
+
+class Display:
+    """The screen of one ``SimPhone``; the phone's ``lock`` guards the tree, a render lock the PNG."""
+
+    def __init__(self, phone: SimPhone) -> None:
+        self._phone = phone
+        self._key: tuple | None = None
+        self._root: Node | None = None
+        self._windows: list[Node] = []
+        self._rendered: tuple[tuple | None, bytes] | None = None
+        self._xml: str | None = None
+        self._render_lock = threading.Lock()
+        self._prerender: threading.Thread | None = None
+
+    def tree(self) -> tuple[Node, list[Node]]:
+        """(drawing root, dumpable windows) for the current state, cached per version."""
+        phone = self._phone
+        with phone.lock:
+            key = (phone.version, phone.clock_ms // 60_000, phone.toast_text())
+            if key != self._key or self._root is None:
+                self._build(key)
+            assert self._root is not None  # _build sets it
+            return self._root, self._windows
+
+    def _build(self, key: tuple) -> None:
+        phone, kit = self._phone, self._phone.kit
+        if phone.overview:
+            win = launcher.build_recents(phone, kit)
+        elif phone.fg is None:
+            win = launcher.build_home(phone, kit)
+        else:
+            win = APPS[phone.fg].build(phone, kit, phone.tasks[phone.fg][-1])
+        chrome = launcher.build_status_bar(phone, kit)
+        root = Node((0, 0, kit.w, kit.h), dump=False).add(win, chrome)
+        windows = [win, chrome.children[0]]
+        if phone.dialog_pkg:
+            scrim, dialog = launcher.build_crash_dialog(phone, kit, phone.dialog_pkg)
+            root.add(scrim, dialog)
+            windows.append(dialog)
+        toast = phone.toast_text()
+        if toast:
+            root.add(launcher.build_toast(kit, toast))
+        self._key, self._root, self._windows = key, root, windows
+        self._xml = None
+
+    def png(self) -> bytes:
+        """PNG of the current screen (re-encoded only when the screen changed).
+
+        Encoding happens outside the phone lock (a built tree is never mutated); the
+        render lock alone guards the PNG cache, and is never held while waiting for
+        the phone lock, so a caller holding the phone lock cannot deadlock with it."""
+        phone = self._phone
+        with phone.lock:
+            root, _ = self.tree()
+            key, dark = self._key, phone.dark
+        with self._render_lock:
+            rendered = self._rendered
+            if rendered is None or rendered[0] != key:
+                rendered = (key, render.render_png(root, (phone.width, phone.height), dark, phone.kit.k))
+                self._rendered = rendered
+            return rendered[1]
+
+    def xml(self) -> str:
+        """``uiautomator dump`` XML of the current screen (cached like the PNG)."""
+        with self._phone.lock:
+            _, windows = self.tree()
+            if self._xml is None:
+                self._xml = dump_xml(windows)
+            return self._xml
+
+    def prerender(self) -> None:
+        """Start encoding the current screen in the background.
+
+        Agents screenshot right after acting: the ADB server calls this after a command
+        changed the phone, so encoding overlaps the client's next connection setup."""
+        with self._phone.lock:
+            if self._prerender is None or not self._prerender.is_alive():
+                self._prerender = threading.Thread(target=self.png, daemon=True)
+                self._prerender.start()
