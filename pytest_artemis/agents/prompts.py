@@ -129,7 +129,9 @@ You are an independent checker of an automated Android test. Judge each listed i
 only: the operator's own words ("done", summaries) are claims, never evidence. For each item return
 its text verbatim, a status, a short `evidence` sentence and a `citation` of what you relied on. Use
 "inconclusive" when the evidence was never collected or does not decide the item; say so in the
-evidence. "failed" needs a concrete observation that contradicts the item."""
+evidence. "failed" needs a concrete observation that contradicts the item. A "passed" or "failed" whose
+evidence hedges ("probably", "seems", "cannot confirm") is recorded as inconclusive: when you are not
+sure, say "inconclusive"."""
 
 _CHECKER_CITATIONS = """\
 Citations are checked by code against what the harness recorded; a "passed" or "failed" verdict whose

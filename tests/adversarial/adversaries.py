@@ -71,6 +71,17 @@ def undoer(request: ScriptedRequest) -> OperatorDecision:
     return OperatorDecision(decision="done", actions=[Finish(summary="Wi-Fi is on")])
 
 
+def doer(request: ScriptedRequest) -> OperatorDecision:
+    """Really turns Wi-Fi on, then claims the goal with every subgoal ticked."""
+    screen = request.screen
+    assert screen is not None
+    switch = screen.find(resource_id="switch_widget")
+    if switch is not None and switch.text == "ON":
+        return OperatorDecision(decision="done", actions=[Finish(summary="Wi-Fi is on")],
+                                plan=mark_done(request.plan))
+    return undoer(request)
+
+
 def tidy_undoer(request: ScriptedRequest) -> OperatorDecision:
     """The undoer, ticking every subgoal when it claims the goal (so only the checks can stop a pass)."""
     decision = undoer(request)
@@ -92,6 +103,8 @@ def checker(kind: str, request: ScriptedRequest) -> CheckReport:
     if kind == "late":
         late = CitationClaim(step=request.turn + 5, screen="post", quote="Wi-Fi")
         return all_pass(request, late if request.entry == "checkpoint" else cite(request))
+    if kind == "unsure":
+        return all_pass(request, cite(request), "The switch probably reads ON, though I cannot confirm it")
     if kind == "stale":
         return all_pass(request, _switch_on(request) if request.entry == "final" else cite(request))
     if kind == "contradicting":

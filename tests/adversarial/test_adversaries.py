@@ -38,8 +38,15 @@ CASES = {
 }
 
 
-def _write(project) -> None:
-    for name, (operator, checker, marks, _) in CASES.items():
+HEDGING = {
+    # the same honest operator and the same real citation: only the checker's own words differ
+    "unsure_checker": ("doer", "unsure", "", "UNCHECKED"),
+    "sure_checker": ("doer", "credulous", "", "PASSED"),
+}
+
+
+def _write(project, cases=CASES) -> None:
+    for name, (operator, checker, marks, _) in cases.items():
         project.makepyfile(**{f"test_{name}": MODULE.format(operator=operator, checker=checker, marks=marks,
                                                             app=SETTINGS, name=name)})
 
@@ -80,3 +87,13 @@ def test_no_adversary_passes(project):
     assert first.results[0].refused and "not an Android package name" in first.results[0].detail
     assert second.results[0].refused and "printable ASCII" in second.results[0].detail
     assert "actions_refused" in first.flags
+
+
+def test_a_checker_that_is_not_sure_does_not_pass(project):
+    _write(project, HEDGING)
+    matrix = run_matrix(project)
+    for name, (_, _, _, word) in HEDGING.items():
+        matrix.expect(f"test_{name}", word)
+    (unsure,) = [v for v in matrix.journal("test_unsure_checker").verdicts if v.kind == "goal"]
+    assert unsure.status == "inconclusive" and unsure.citation is not None and unsure.citation.found
+    assert "passed, but the checker is not sure: its evidence says 'probably'" in unsure.reason

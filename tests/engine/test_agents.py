@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from pytest_artemis.agents.checker import (
     Checker,
     CheckRequest,
     apply_rules,
     checker_tools,
+    hedge,
     match_verdicts,
     may_proceed,
 )
@@ -24,11 +27,34 @@ ASSERT = CheckItem(kind="assert", text="A toast appears after saving")
 CHECK_SYNTAX = ("verify:", "assert:", "@end", "verify", "assert")
 
 
-def test_rules_keep_the_status_and_the_claim_for_grounding_never_judge_prose():
+def test_rules_keep_the_status_and_the_claim_for_grounding_prose_never_makes_a_verdict():
     claim = CitationClaim(step=4, screen="post", quote="7:30 AM")
     judged = apply_rules(VERIFY, ModelVerdict(item=VERIFY.text, status="passed", evidence="", citation=claim))
     assert (judged.status, judged.claim) == ("passed", claim)
     assert apply_rules(ASSERT, None).status == "inconclusive"
+
+
+@pytest.mark.parametrize(("status", "evidence", "said"), [
+    ("passed", "The alarm probably shows 7:30 AM", "probably"),
+    ("passed", "7:30 AM seems to be listed", "seems"),
+    ("failed", "I cannot confirm the toast appeared", "cannot confirm"),
+    ("passed", "The switch is on, but this can't be verified from the dump", "can't be verified"),
+    ("passed", "I think the alarm was saved", "I think"),
+    ("passed", "The dialog reads 'This might take a while' (element 3)", ""),  # quoted screen text
+    ("passed", "step 4 post-screen shows '7:30 AM' (element 5)", ""),
+    ("passed", "No 'keeps stopping' dialog is visible on the final screen", ""),
+    ("inconclusive", "probably, but the screen was never recorded", ""),
+])
+def test_a_verdict_whose_own_evidence_hedges_is_inconclusive(status, evidence, said):
+    claim = CitationClaim(step=4, screen="post", quote="7:30 AM")
+    said_by_model = ModelVerdict(item=VERIFY.text, status=status, evidence=evidence, citation=claim)
+    judged = apply_rules(VERIFY, said_by_model)
+    assert hedge(evidence if status != "inconclusive" else "") == said
+    if said:
+        assert judged.status == "inconclusive" and judged.claim == claim  # kept for the ledger
+        assert judged.reason == f"{status}, but the checker is not sure: its evidence says {said!r}"
+    else:
+        assert (judged.status, judged.reason) == (status, "")
 
 
 def test_conflicting_verdicts_for_one_item_are_all_kept_inconclusive():
