@@ -8,13 +8,8 @@ from pytest_artemis.agents.checker import may_proceed
 from pytest_artemis.contracts import CheckVerdict
 
 from .checkpoints import Harvest
+from .findings import FindingKey, finding_text
 from .state import RunState
-
-
-def finding_text(verdict: CheckVerdict) -> str:
-    """How a failed check is shown to the operator (and reported as the last finding)."""
-    text = f"{verdict.kind} failed: {verdict.item_text} — evidence: {verdict.evidence}"
-    return f"{text} — suggestion: {verdict.suggestion}" if verdict.suggestion else text
 
 
 def note_verdicts(state: RunState, verdicts: Sequence[CheckVerdict]) -> None:
@@ -22,7 +17,7 @@ def note_verdicts(state: RunState, verdicts: Sequence[CheckVerdict]) -> None:
     for verdict in verdicts:
         state.record_verdict(verdict)
         if verdict.status == "passed":
-            state.findings.pop(verdict.item_key, None)
+            state.findings.pop(FindingKey.item(verdict.item_key), None)
         if verdict.kind == "verify" and verdict.status == "failed":
             state.last_finding = finding_text(verdict)
             tripped = state.breakers.finding(verdict)
@@ -57,6 +52,6 @@ def apply_harvest(state: RunState, harvest: Harvest, *, reopen: bool = True) -> 
         return
     state.repairs[checkpoint.checkpoint_id] += 1
     for verdict in failed_verify:
-        state.findings[verdict.item_key] = finding_text(verdict)
+        state.findings[FindingKey.item(verdict.item_key)] = finding_text(verdict)
     if subgoal.done:
         state.set_plan(state.plan.with_status(subgoal.key, "reopened"))

@@ -148,7 +148,7 @@ class Replay:
     ) -> tuple[OperatorDecision | None, bool]:
         """This turn's decision and whether it was replayed. ``live`` asks the operator model."""
         signature = screen_signature(screen.hierarchy_xml)
-        where = situation(state.turn_kind, state.plan_text, state.findings)
+        where = situation(state.turn_kind, state.plan_text, (k.token for k in state.findings))
         if self._following is not None:
             recorded, problem = self._match(self._following, number, signature, where, screen.view)
             if recorded is not None:

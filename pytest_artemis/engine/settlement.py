@@ -14,8 +14,9 @@ from pytest_artemis.plan import normalize_text
 from .checkpoints import CheckpointScheduler
 from .context import recent_history
 from .evidence import RunEvidence
+from .findings import FindingKey, finding_text
 from .grounding import Window, first_acted
-from .harvest import apply_harvest, finding_text, note_verdicts
+from .harvest import apply_harvest, note_verdicts
 from .judging import attempt_limit_s, judge_history, model_verdicts, probe_verdict
 from .state import RunState
 from .tally import unmet_verify
@@ -40,7 +41,7 @@ async def settle(state: RunState, scheduler: CheckpointScheduler) -> bool:
     if not state.config.final_check:
         return False
     state.final_attempts += 1
-    for key in [k for k in state.findings if k.startswith("goal:")]:
+    for key in [k for k in state.findings if k.scope == "goal"]:
         del state.findings[key]  # the goal findings of the previous final check are replaced below
     attempt_id = f"{FINAL}#{state.final_attempts}"
     items = _final_items(state)
@@ -175,16 +176,17 @@ def send_back(state: RunState) -> bool:
     for item in unmet:
         verdict = current.get(item.key)
         failed = verdict is not None and verdict.status == "failed"
-        state.findings[item.key] = finding_text(verdict) if failed and verdict else \
+        state.findings[FindingKey.item(item.key)] = finding_text(verdict) if failed and verdict else \
             f"verify not met: {item.text} (its subgoal is not done)"
         reopen.update([item.subgoal] if item.subgoal else [])
     wanted = {normalize_text(t).casefold() for t in state.unmet_subgoals}
     for subgoal in plan.subgoals:
         if subgoal.text.casefold() in wanted:
             reopen.add(subgoal.key)
-            state.findings[f"goal:{subgoal.key}"] = f"final check: not achieved for the goal: {subgoal.text}"
+            not_achieved = f"final check: not achieved for the goal: {subgoal.text}"
+            state.findings[FindingKey.goal(subgoal.key)] = not_achieved
     if goal_failed and goal is not None:
-        state.findings[f"goal:{state.goal_item.key}"] = finding_text(goal)
+        state.findings[FindingKey.goal(state.goal_item.key)] = finding_text(goal)
     for key in reopen:
         found = plan.subgoal(key)
         if found is not None and found.done:

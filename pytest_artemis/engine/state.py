@@ -23,6 +23,7 @@ from pytest_artemis.store.journal import RunHeader, RunJournal
 
 from .breakers import Breakers
 from .config import RunConfig
+from .findings import FindingKey
 from .observer import RunObserver
 from .screens import RecordedScreens
 from .vacuity import Vacuity
@@ -54,8 +55,9 @@ class RunState:
     planner_items: tuple[CheckItem, ...] = ()
     steps: list[StepRecord] = field(default_factory=list)
     ledger: list[CheckVerdict] = field(default_factory=list)
-    findings: dict[str, str] = field(default_factory=dict)
-    """Item key → the finding shown to the operator until a later verdict on the item passes."""
+    findings: dict[FindingKey, str] = field(default_factory=dict)
+    """The findings shown to the operator: an item's until a later verdict on it passes, the goal's until
+    the next final check."""
     anchors: dict[str, int] = field(default_factory=dict)
     """Subgoal key → the step that last marked it done."""
     repairs: Counter[str] = field(default_factory=Counter)
