@@ -10,6 +10,7 @@ from pytest_artemis.contracts import CheckVerdict
 from .checkpoints import Harvest
 from .findings import FindingKey, finding_text
 from .state import RunState
+from .stopping import Stop, StopReason
 
 
 def note_verdicts(state: RunState, verdicts: Sequence[CheckVerdict]) -> None:
@@ -21,8 +22,8 @@ def note_verdicts(state: RunState, verdicts: Sequence[CheckVerdict]) -> None:
         if verdict.kind == "verify" and verdict.status == "failed":
             state.last_finding = finding_text(verdict)
             tripped = state.breakers.finding(verdict)
-            if tripped and not state.stop:
-                state.stop = tripped
+            if tripped:
+                state.halt(Stop(StopReason.BREAKER, tripped))
 
 
 def apply_harvest(state: RunState, harvest: Harvest, *, reopen: bool = True) -> None:
@@ -42,8 +43,8 @@ def apply_harvest(state: RunState, harvest: Harvest, *, reopen: bool = True) -> 
         return
     failed = [v for v in harvest.verdicts if v.status == "failed"]
     for verdict in failed:
-        if verdict.kind == "assert" and state.config.assert_policy == "halt" and not state.stop:
-            state.stop = f"assert failed (halt policy): {verdict.item_text}"
+        if verdict.kind == "assert" and state.config.assert_policy == "halt":
+            state.halt(Stop(StopReason.ASSERT_HALT, f"{StopReason.ASSERT_HALT.value}: {verdict.item_text}"))
     if may_proceed(harvest.verdicts) or not reopen:
         return
     failed_verify = [v for v in failed if v.kind == "verify"]

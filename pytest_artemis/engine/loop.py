@@ -21,6 +21,7 @@ from .context import operator_context, operator_scenario
 from .harvest import apply_harvest
 from .screens import post_view
 from .state import RunState
+from .stopping import Stop, StopReason, before_turn
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ def _queue_checkpoints(state: RunState, scheduler: CheckpointScheduler, turn: _T
         state.anchors[key] = turn.number
         subgoal = state.plan.subgoal(key)
         own = tuple(i for i in items if i.subgoal == key and i.when == "complete")
-        if subgoal is None or not own or not state.config.midway_checks or state.stop:
+        if subgoal is None or not own or not state.config.midway_checks or state.stop is not None:
             continue
         scheduler.queue(Checkpoint(key, subgoal.text, own, state.plan_text))
 
@@ -126,8 +127,8 @@ async def operator_turn(state: RunState, scheduler: CheckpointScheduler) -> bool
     state.screens.record(turn.number, "pre", screen.view, ocr_done=True)
     state.screens.record(turn.number, "post", post_view(post, screen.view, post_elements))
     state.record_step(_record(state, turn, screen, (pre, post, hierarchy, post_hierarchy), decision, results))
-    if state.breakers.tripped and not state.stop:
-        state.stop = state.breakers.tripped
+    if state.breakers.tripped:
+        state.halt(Stop(StopReason.BREAKER, state.breakers.tripped))
     log.debug("run %s: turn %d ends: %d action(s), %d refused, finish=%s, error=%s", state.run_id,
               turn.number, len(results), sum(r.refused for r in results), finish, turn.error or "none")
     if device_error is not None:
@@ -179,12 +180,10 @@ async def drive(state: RunState, scheduler: CheckpointScheduler) -> None:
         harvest_now(state, scheduler)
         for harvest in await scheduler.spawn_ready():
             apply_harvest(state, harvest)
-        if state.stop or not state.budget_left:
-            return
-        if state.deadline_passed():
-            state.stop = "time budget exhausted"
-            return
-        if not first and state.plan.all_done:
+        stop = before_turn(state, first=first)
+        if stop is not None:
+            if stop.blocks:
+                state.halt(stop)
             return
         first = False
         if await operator_turn(state, scheduler):

@@ -36,6 +36,7 @@ from .observer import GuardedObserver, NullObserver, ObserverFailed, RunObserver
 from .replay import Replay, ReplayMismatch
 from .settlement import settle
 from .state import RunState
+from .stopping import blocked_reason, run_stop
 from .tally import goal_unchecked, tally, task_result
 from .verdicts import current_verdicts
 
@@ -191,24 +192,6 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _interrupted(reason: str) -> str:
-    return f"interrupted ({reason})" if reason else "interrupted"
-
-
-def _stop_reason(state: RunState, execution: Execution, infra: InfraFailure | None, reason: str) -> str:
-    if infra is not None:
-        return f"crashed: {infra.kind} ({infra.error_class})"
-    if execution == "interrupted":
-        return _interrupted(reason)
-    if state.stop:
-        return state.stop
-    if state.finish_claimed:
-        return "finish claimed"
-    if state.plan.all_done:
-        return "all subgoals done"
-    return "step budget exhausted"
-
-
 def _close(state: RunState, execution: Execution, infra: InfraFailure | None, reason: str = "") -> RunOutcome:
     """Compute the outcome, write it (closing the journal) and tell the observer (``reason``: why an
     interrupted run was)."""
@@ -217,8 +200,7 @@ def _close(state: RunState, execution: Execution, infra: InfraFailure | None, re
     goal = (state.goal_item,) if state.config.final_check else ()
     default = "never judged" if checks_on else "checks disabled"
     tests = tally(items + goal, state.ledger, default_reason=default)
-    blocked = state.stop or (f"infrastructure failure: {infra.error_class}" if infra else "") or \
-        (_interrupted(reason) if execution == "interrupted" else "")
+    blocked = blocked_reason(state, execution, infra, reason)
     task = task_result(items, state.ledger, state.plan, blocked_reason=blocked,
                        unmet_subgoals=state.unmet_subgoals, last_finding=state.last_finding,
                        goal=state.goal_item if state.config.final_check else None)
@@ -226,7 +208,7 @@ def _close(state: RunState, execution: Execution, infra: InfraFailure | None, re
         tests, task = goal_unchecked(state.spec.goal, tests, task)
     outcome = RunOutcome(
         run_id=state.run_id, execution=execution, task=task, tests=tests, usage=state.usage,
-        steps=len(state.steps), stop_reason=_stop_reason(state, execution, infra, reason),
+        steps=len(state.steps), stop_reason=run_stop(state, execution, infra, reason).text,
         device=state.device.serial,
         started_at=state.started_at, finished_at=time.time(), infra=infra,
     )

@@ -19,6 +19,7 @@ from .grounding import Window, first_acted
 from .harvest import apply_harvest, note_verdicts
 from .judging import attempt_limit_s, judge_history, model_verdicts, probe_verdict
 from .state import RunState
+from .stopping import limit_reached
 from .tally import unmet_verify
 from .verdicts import blanket, current_verdicts, make_verdict
 
@@ -167,8 +168,7 @@ def send_back(state: RunState) -> bool:
     goal_failed = goal is not None and goal.status == "failed"
     if not unmet and not state.unmet_subgoals and not goal_failed:
         return False
-    if (state.final_attempts >= state.config.final_check_max_attempts or not state.budget_left
-            or state.stop or state.deadline_passed()):
+    if state.final_attempts >= state.config.final_check_max_attempts or limit_reached(state) is not None:
         return False
     current = current_verdicts(state.ledger)
     plan = state.plan

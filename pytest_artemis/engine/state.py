@@ -26,6 +26,7 @@ from .config import RunConfig
 from .findings import FindingKey
 from .observer import RunObserver
 from .screens import RecordedScreens
+from .stopping import Stop
 from .vacuity import Vacuity
 
 if TYPE_CHECKING:
@@ -63,8 +64,8 @@ class RunState:
     repairs: Counter[str] = field(default_factory=Counter)
     vacuity: Vacuity = field(default_factory=Vacuity)
     breakers: Breakers = field(default_factory=lambda: Breakers(same_finding_limit=3, no_effect_limit=4))
-    stop: str = ""
-    """Why the run must end as blocked (breaker, time budget, halt policy); empty while it may go on."""
+    stop: Stop | None = None
+    """Why the run must end as blocked (breaker, time budget, halt policy); None while it may go on."""
     finish_claimed: bool = False
     unmet_subgoals: tuple[str, ...] = ()
     last_finding: str = ""
@@ -91,19 +92,12 @@ class RunState:
         return self.spec.max_steps or self.config.max_steps
 
     @property
-    def budget_left(self) -> bool:
-        return len(self.steps) < self.max_steps
-
-    @property
     def user_items(self) -> tuple[CheckItem, ...]:
         return self.spec.checks
 
     @property
     def plan_text(self) -> str:
         return render_plan(self.plan)
-
-    def deadline_passed(self) -> bool:
-        return self.config.deadline is not None and time.time() >= self.config.deadline
 
     def plan_items(self) -> tuple[CheckItem, ...]:
         """The check items of the current plan, user items keeping their identity (and probes)."""
@@ -116,6 +110,11 @@ class RunState:
         for item in self.plan_items() + self.user_items:
             items.setdefault(item.key, item)
         return tuple(items.values())
+
+    def halt(self, stop: Stop) -> None:
+        """Record a blocking stop; the first one recorded is the one the run reports."""
+        if self.stop is None:
+            self.stop = stop
 
     def set_plan(self, plan: Plan) -> None:
         """Adopt a new plan and store it as the next plan version."""
