@@ -18,7 +18,8 @@ from pytest_artemis.plan import PlanSyntaxError, guard_operator_write, new_compl
 from .actions import execute
 from .checkpoints import Checkpoint, CheckpointScheduler
 from .context import operator_context, operator_scenario
-from .harvest import apply_harvest
+from .effects import apply
+from .harvest import harvest_effects
 from .screens import post_view
 from .state import RunState
 from .stopping import Stop, StopReason, before_turn
@@ -128,13 +129,13 @@ async def operator_turn(state: RunState, scheduler: CheckpointScheduler) -> bool
     state.screens.record(turn.number, "post", post_view(post, screen.view, post_elements))
     state.record_step(_record(state, turn, screen, (pre, post, hierarchy, post_hierarchy), decision, results))
     if state.breakers.tripped:
-        state.halt(Stop(StopReason.BREAKER, state.breakers.tripped))
+        apply(state, [Stop(StopReason.BREAKER, state.breakers.tripped)])
     log.debug("run %s: turn %d ends: %d action(s), %d refused, finish=%s, error=%s", state.run_id,
               turn.number, len(results), sum(r.refused for r in results), finish, turn.error or "none")
     if device_error is not None:
         raise device_error
     for harvest in await scheduler.release(turn.number):
-        apply_harvest(state, harvest)
+        apply(state, harvest_effects(state, harvest))
     return finish
 
 
@@ -167,7 +168,7 @@ def _record(
 def harvest_now(state: RunState, scheduler: CheckpointScheduler) -> None:
     """Apply every finished checkpoint; never waits for a running one."""
     for harvest in scheduler.harvest():
-        apply_harvest(state, harvest)
+        apply(state, harvest_effects(state, harvest))
 
 
 async def drive(state: RunState, scheduler: CheckpointScheduler) -> None:
@@ -179,11 +180,11 @@ async def drive(state: RunState, scheduler: CheckpointScheduler) -> None:
     while True:
         harvest_now(state, scheduler)
         for harvest in await scheduler.spawn_ready():
-            apply_harvest(state, harvest)
+            apply(state, harvest_effects(state, harvest))
         stop = before_turn(state, first=first)
         if stop is not None:
             if stop.blocks:
-                state.halt(stop)
+                apply(state, [stop])
             return
         first = False
         if await operator_turn(state, scheduler):

@@ -13,10 +13,11 @@ from pytest_artemis.plan import normalize_text
 
 from .checkpoints import CheckpointScheduler
 from .context import recent_history
+from .effects import AddFinding, Effect, FinalCheck, Record, Reopen, SendBack, apply
 from .evidence import RunEvidence
 from .findings import FindingKey, finding_text
 from .grounding import Window, first_acted
-from .harvest import apply_harvest, note_verdicts
+from .harvest import harvest_effects
 from .judging import attempt_limit_s, judge_history, model_verdicts, probe_verdict
 from .state import RunState
 from .stopping import limit_reached
@@ -32,21 +33,36 @@ def _needs_judging(verdict: CheckVerdict | None) -> bool:
 
 
 async def settle(state: RunState, scheduler: CheckpointScheduler) -> bool:
-    """Run the exit settlement; returns True when the operator is sent back to repair unmet verify items."""
-    if not scheduler.idle:
-        state.observer.on_checking(f"waiting for {len(scheduler.running)} running check(s) "
-                                   f"(up to {state.config.settle_timeout_s:g}s)")
-        for harvest in await scheduler.settle(state.config.settle_timeout_s):
-            apply_harvest(state, harvest, reopen=False)
-    await recheck_probes(state)
+    """Run the exit settlement, applying what each phase asks; returns True when the operator is sent back
+    to repair unmet verify items."""
+    apply(state, await barrier(state, scheduler))
+    apply(state, await recheck_probes(state))
     if not state.config.final_check:
         return False
-    state.final_attempts += 1
-    for key in [k for k in state.findings if k.scope == "goal"]:
-        del state.findings[key]  # the goal findings of the previous final check are replaced below
-    attempt_id = f"{FINAL}#{state.final_attempts}"
+    apply(state, await judge_final(state))
+    back = send_back(state)
+    apply(state, back)
+    return bool(back)
+
+
+async def barrier(state: RunState, scheduler: CheckpointScheduler) -> list[Effect]:
+    """Every queued or running check to its end (within the settle timeout); their verdicts reopen nothing
+    now, the final check judges what is left."""
+    if scheduler.idle:
+        return []
+    state.observer.on_checking(f"waiting for {len(scheduler.running)} running check(s) "
+                               f"(up to {state.config.settle_timeout_s:g}s)")
+    harvests = await scheduler.settle(state.config.settle_timeout_s)
+    return [effect for harvest in harvests for effect in harvest_effects(state, harvest, reopen=False)]
+
+
+async def judge_final(state: RunState) -> list[Effect]:
+    """The final check against the original goal (fail-open: a device or provider failure, or its
+    timeout, leaves the items inconclusive and the goal unchecked)."""
+    attempt = state.final_attempts + 1
+    attempt_id = f"{FINAL}#{attempt}"
     items = _final_items(state)
-    state.observer.on_checking(f"final check #{state.final_attempts}: judging the goal and "
+    state.observer.on_checking(f"final check #{attempt}: judging the goal and "
                                f"{len(items) - 1} item(s) (up to {attempt_limit_s(state.config):g}s)")
     started = time.time()
     try:
@@ -58,9 +74,7 @@ async def settle(state: RunState, scheduler: CheckpointScheduler) -> bool:
     except ArtemisError as exc:  # fail-open: the device or provider failing lets the run end, inconclusive
         reason = f"final check error: {type(exc).__name__}"
         verdicts, unmet = _failed_open(items, attempt_id, started, reason), ()
-    note_verdicts(state, [_goal_unjudged(v) for v in verdicts])
-    state.unmet_subgoals = unmet
-    return send_back(state)
+    return [FinalCheck(attempt, unmet), *(Record(_goal_unjudged(v)) for v in verdicts)]
 
 
 def _final_items(state: RunState) -> tuple[CheckItem, ...]:
@@ -79,10 +93,11 @@ def _goal_unjudged(verdict: CheckVerdict) -> CheckVerdict:
     return verdict
 
 
-async def recheck_probes(state: RunState) -> None:
+async def recheck_probes(state: RunState) -> list[Effect]:
     """Still true at the end: every probe-backed ``complete`` verify item whose current verdict passed is
-    probed again. A regression appends a ``failed`` verdict (the earlier pass stays on record)."""
+    probed again. A regression records a ``failed`` verdict (the earlier pass stays on record)."""
     current = current_verdicts(state.ledger)
+    effects: list[Effect] = []
     for item in state.all_items():
         before = current.get(item.key)
         if item.kind != "verify" or item.when != "complete" or item.probe is None or before is None \
@@ -92,9 +107,10 @@ async def recheck_probes(state: RunState) -> None:
                                     checkpoint_id=FINAL, anchor_step=len(state.steps) or None)
         if again.status == "failed":
             reason = f"regressed: passed at step {before.anchor_step}, no longer true at the end"
-            note_verdicts(state, [again.model_copy(update={"reason": reason})])
+            effects.append(Record(again.model_copy(update={"reason": reason})))
         else:
             state.journal.append_event("probe_recheck", item=item.text, status=again.status)
+    return effects
 
 
 def _failed_open(
@@ -160,41 +176,32 @@ def _ledger_note(state: RunState) -> str:
     return "Ledger (already judged, for context only):\n" + "\n".join(lines) if lines else ""
 
 
-def send_back(state: RunState) -> bool:
+def send_back(state: RunState) -> list[Effect]:
     """Send the operator back with findings when verify items (never asserts) are unmet and attempts,
-    steps and time remain; reopens the subgoals concerned."""
+    steps and time remain, reopening the subgoals concerned; no effects when the run ends here."""
     unmet = unmet_verify(state.all_items(), state.ledger, state.plan)
-    goal = current_verdicts(state.ledger).get(state.goal_item.key)
+    current = current_verdicts(state.ledger)
+    goal = current.get(state.goal_item.key)
     goal_failed = goal is not None and goal.status == "failed"
     if not unmet and not state.unmet_subgoals and not goal_failed:
-        return False
+        return []
     if state.final_attempts >= state.config.final_check_max_attempts or limit_reached(state) is not None:
-        return False
-    current = current_verdicts(state.ledger)
-    plan = state.plan
+        return []
+    effects: list[Effect] = []
     reopen: set[str] = set()
     for item in unmet:
         verdict = current.get(item.key)
         failed = verdict is not None and verdict.status == "failed"
-        state.findings[FindingKey.item(item.key)] = finding_text(verdict) if failed and verdict else \
+        text = finding_text(verdict) if failed and verdict else \
             f"verify not met: {item.text} (its subgoal is not done)"
+        effects.append(AddFinding(FindingKey.item(item.key), text))
         reopen.update([item.subgoal] if item.subgoal else [])
     wanted = {normalize_text(t).casefold() for t in state.unmet_subgoals}
-    for subgoal in plan.subgoals:
+    for subgoal in state.plan.subgoals:
         if subgoal.text.casefold() in wanted:
             reopen.add(subgoal.key)
-            not_achieved = f"final check: not achieved for the goal: {subgoal.text}"
-            state.findings[FindingKey.goal(subgoal.key)] = not_achieved
+            effects.append(AddFinding(FindingKey.goal(subgoal.key),
+                                      f"final check: not achieved for the goal: {subgoal.text}"))
     if goal_failed and goal is not None:
-        state.findings[FindingKey.goal(state.goal_item.key)] = finding_text(goal)
-    for key in reopen:
-        found = plan.subgoal(key)
-        if found is not None and found.done:
-            plan = plan.with_status(key, "reopened")
-    if plan != state.plan:
-        state.set_plan(plan)
-    state.turn_kind = "final_repair"
-    state.finish_claimed = False
-    state.journal.append_event("final_send_back", attempt=state.final_attempts, unmet=[i.text for i in unmet],
-                               unmet_subgoals=list(state.unmet_subgoals))
-    return True
+        effects.append(AddFinding(FindingKey.goal(state.goal_item.key), finding_text(goal)))
+    return [*effects, Reopen(tuple(sorted(reopen))), SendBack(tuple(i.text for i in unmet))]

@@ -111,11 +111,6 @@ class RunState:
             items.setdefault(item.key, item)
         return tuple(items.values())
 
-    def halt(self, stop: Stop) -> None:
-        """Record a blocking stop; the first one recorded is the one the run reports."""
-        if self.stop is None:
-            self.stop = stop
-
     def set_plan(self, plan: Plan) -> None:
         """Adopt a new plan and store it as the next plan version."""
         self.plan = plan
