@@ -9,7 +9,7 @@ from pytest_artemis.contracts import ActionResult, StepRecord
 from pytest_artemis.device.perception import Screen
 from pytest_artemis.models import RequestContext
 
-from .state import RunState
+from .state import RunProgress, RunServices
 
 
 def describe_results(results: Sequence[ActionResult]) -> str:
@@ -33,29 +33,29 @@ def step_summary(step: StepRecord) -> str:
     return text
 
 
-def recent_history(state: RunState) -> tuple[str, ...]:
+def recent_history(svc: RunServices, run: RunProgress) -> tuple[str, ...]:
     """The last ``history_window`` step summaries, oldest first."""
-    window = state.config.history_window
-    return tuple(step_summary(s) for s in state.steps[-window:]) if window else ()
+    window = svc.config.history_window
+    return tuple(step_summary(s) for s in run.steps[-window:]) if window else ()
 
 
-def operator_scenario(state: RunState) -> Scenario:
+def operator_scenario(svc: RunServices, run: RunProgress) -> Scenario:
     return Scenario(
-        checks_enabled=state.config.checks_enabled,
-        plan_has_checks=plan_has_checks(state.plan_text),
-        findings=bool(state.findings),
+        checks_enabled=svc.config.checks_enabled,
+        plan_has_checks=plan_has_checks(run.plan_text),
+        findings=bool(run.findings),
     )
 
 
-def user_check_placement(state: RunState) -> str:
+def user_check_placement(svc: RunServices, run: RunProgress) -> str:
     """Where the test's own checks sit, by the documented rule (never the planner's choice)."""
-    if not state.config.checks_enabled or not state.user_items:
+    if not svc.config.checks_enabled or not svc.user_items:
         return ""
     lines = []
-    for item in state.plan_items():
+    for item in run.plan_items(svc.user_items):
         if item.origin != "user":
             continue
-        subgoal = state.plan.subgoal(item.subgoal) if item.subgoal else None
+        subgoal = run.plan.subgoal(item.subgoal) if item.subgoal else None
         where = f"under '{subgoal.text}'" if subgoal else "task level"
         timing = "judged when that subgoal is marked done" if item.when == "complete" and subgoal else \
             "judged at the end of the run"
@@ -65,26 +65,28 @@ def user_check_placement(state: RunState) -> str:
     return rule + "\n" + "\n".join(lines) if lines else ""
 
 
-def operator_context(state: RunState, screen: Screen, turn: int) -> tuple[str, RequestContext]:
+def operator_context(
+    svc: RunServices, run: RunProgress, screen: Screen, turn: int
+) -> tuple[str, RequestContext]:
     """The request text and the typed context of one operator turn."""
-    history = recent_history(state)
-    findings = "\n".join(f"- {f}" for f in state.findings.values())
+    history = recent_history(svc, run)
+    findings = "\n".join(f"- {f}" for f in run.findings.values())
     repair = "The final check found the goal not yet reached; repair what the findings name." \
-        if state.turn_kind == "final_repair" else ""
-    refused = [r for r in state.steps[-1].results if r.refused] if state.steps else []
+        if run.turn_kind == "final_repair" else ""
+    refused = [r for r in run.steps[-1].results if r.refused] if run.steps else []
     refusals = "Refused last turn (not run; choose something else):\n" + "\n".join(
         f"- {r.action.kind}: {r.detail}" for r in refused) if refused else ""
     text = join(
-        f"Goal: {state.spec.goal}",
-        f"Turn {turn} of at most {state.max_steps}.",
-        f"Plan:\n{state.plan_text}",
+        f"Goal: {svc.spec.goal}",
+        f"Turn {turn} of at most {svc.max_steps}.",
+        f"Plan:\n{run.plan_text}",
         repair,
         refusals,
-        user_check_placement(state),
+        user_check_placement(svc, run),
         f"Findings from checks:\n{findings}" if findings else "",
         "Recent steps:\n" + "\n".join(history) if history else "",
         f"Current screen:\n{screen.prompt_listing()}",
     )
-    context = RequestContext(goal=state.spec.goal, plan=state.plan_text, screen=screen.view,
-                             checks=state.plan_items(), history=history, turn=turn)
+    context = RequestContext(goal=svc.spec.goal, plan=run.plan_text, screen=screen.view,
+                             checks=run.plan_items(svc.user_items), history=history, turn=turn)
     return text, context

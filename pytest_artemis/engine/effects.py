@@ -1,7 +1,8 @@
 """What the checking half asks of the run, as typed effects, and the one function that applies them.
 
 Harvests, rechecks, the final check and the send-back decide from the run's state and return effects;
-``apply`` is the only place their changes to the run happen (in order, each journaled as it happens).
+``apply`` is the only place their changes to the run happen (in order; verdicts, plan versions and
+send-backs are journaled as they happen).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from pytest_artemis.contracts import CheckVerdict
 
 from .findings import FindingKey, finding_text
-from .state import RunState
+from .state import RunProgress, RunServices
 from .stopping import Stop, StopReason
 
 
@@ -61,49 +62,52 @@ class SendBack:
 Effect = Record | AddFinding | Reopen | FinalCheck | SendBack | Stop
 
 
-def apply(state: RunState, effects: Iterable[Effect]) -> None:
+def apply(svc: RunServices, run: RunProgress, effects: Iterable[Effect]) -> None:
     """Apply ``effects`` in order. A blocking stop is recorded only when none is yet: the first one wins."""
     for effect in effects:
         match effect:
             case Record(verdict):
-                _record(state, verdict)
+                _record_verdict(svc, run, verdict)
             case AddFinding(key, text):
-                state.findings[key] = text
+                run.findings[key] = text
             case Reopen(subgoals, repair_of):
-                _reopen(state, subgoals, repair_of)
+                _reopen(svc, run, subgoals, repair_of)
             case FinalCheck(attempt, unmet_subgoals):
-                for key in [k for k in state.findings if k.scope == "goal"]:
-                    del state.findings[key]
-                state.final_attempts = attempt
-                state.unmet_subgoals = unmet_subgoals
+                for key in [k for k in run.findings if k.scope == "goal"]:
+                    del run.findings[key]
+                run.final_attempts = attempt
+                run.unmet_subgoals = unmet_subgoals
             case SendBack(unmet):
-                state.turn_kind = "final_repair"
-                state.finish_claimed = False
-                state.journal.append_event("final_send_back", attempt=state.final_attempts, unmet=list(unmet),
-                                           unmet_subgoals=list(state.unmet_subgoals))
+                run.turn_kind = "final_repair"
+                run.finish_claimed = False
+                svc.journal.append_event("final_send_back", attempt=run.final_attempts, unmet=list(unmet),
+                                         unmet_subgoals=list(run.unmet_subgoals))
             case Stop():
-                if state.stop is None:
-                    state.stop = effect
+                if run.stop is None:
+                    run.stop = effect
 
 
-def _record(state: RunState, verdict: CheckVerdict) -> None:
-    state.record_verdict(verdict)
+def _record_verdict(svc: RunServices, run: RunProgress, verdict: CheckVerdict) -> None:
+    """Journal first, then the ledger, then the observer."""
+    svc.journal.append_verdict(verdict)
+    run.ledger.append(verdict)
+    svc.observer.on_verdict(verdict)
     if verdict.status == "passed":
-        state.findings.pop(FindingKey.item(verdict.item_key), None)
+        run.findings.pop(FindingKey.item(verdict.item_key), None)
     if verdict.kind == "verify" and verdict.status == "failed":
-        state.last_finding = finding_text(verdict)
-        tripped = state.breakers.finding(verdict)
+        run.last_finding = finding_text(verdict)
+        tripped = run.breakers.finding(verdict)
         if tripped:
-            apply(state, [Stop(StopReason.BREAKER, tripped)])
+            apply(svc, run, [Stop(StopReason.BREAKER, tripped)])
 
 
-def _reopen(state: RunState, subgoals: tuple[str, ...], repair_of: str) -> None:
+def _reopen(svc: RunServices, run: RunProgress, subgoals: tuple[str, ...], repair_of: str) -> None:
     if repair_of:
-        state.repairs[repair_of] += 1
-    plan = state.plan
+        run.repairs[repair_of] += 1
+    plan = run.plan
     for key in subgoals:
         found = plan.subgoal(key)
         if found is not None and found.done:
             plan = plan.with_status(key, "reopened")
-    if plan != state.plan:
-        state.set_plan(plan)
+    if plan != run.plan:
+        run.set_plan(plan, svc.journal)

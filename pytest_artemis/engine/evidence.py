@@ -15,20 +15,21 @@ from pytest_artemis.store.journal import SCREENS_DIR
 
 from .context import describe_results, step_summary
 from .grounding import ProbeOutput, Window
-from .state import RunState
+from .state import RunProgress, RunServices
 
 
 class RunEvidence:
     """Serves the checker's tools from the run's records, never past its window; nothing here can act on
     the device. One per judgement: it remembers the probes it ran, which that judgement may cite."""
 
-    def __init__(self, state: RunState, window: Window) -> None:
-        self._state = state
+    def __init__(self, svc: RunServices, run: RunProgress, window: Window) -> None:
+        self._svc = svc
+        self._run = run
         self.window = window
         self.probes: list[ProbeOutput] = []
 
     def _step(self, number: int) -> StepRecord | None:
-        steps = self._state.steps
+        steps = self._run.steps
         return steps[number - 1] if 1 <= number <= min(len(steps), self.window.last_step) else None
 
     def _refused(self, number: int) -> str:
@@ -53,18 +54,18 @@ class RunEvidence:
         sha = None if record is None else (record.pre_screen if which == "pre" else record.post_screen)
         if sha is None:
             return None
-        path = self._state.journal.dir / SCREENS_DIR / f"{sha}.png"
+        path = self._svc.journal.dir / SCREENS_DIR / f"{sha}.png"
         if not path.exists():
             return None
         png = await asyncio.to_thread(path.read_bytes)
-        return ImagePart(await asyncio.to_thread(model_jpeg, png, sha, self._state.config.image_max_side))
+        return ImagePart(await asyncio.to_thread(model_jpeg, png, sha, self._svc.config.image_max_side))
 
     def plan(self) -> str:
-        return self._state.plan_text
+        return self._run.plan_text
 
     async def probe(self, spec: ProbeSpec) -> str:
         try:
-            result = await asyncio.to_thread(self._state.device.probe_spec, spec)
+            result = await asyncio.to_thread(self._svc.device.probe_spec, spec)
         except ProbeRefused as exc:
             return f"refused: {exc}"
         self.probes.append(ProbeOutput(spec.kind, result.raw))
@@ -72,12 +73,12 @@ class RunEvidence:
 
     async def live_screen(self) -> tuple[str, ImagePart | None]:
         """The device screen now (final entry only); it is recorded as a final screen a verdict may cite."""
-        state = self._state
-        screen = await asyncio.to_thread(perceive, state.device, ocr=state.ocr,
-                                         image_max_side=state.config.image_max_side)
-        state.journal.put_screen(screen.capture.png)
-        state.screens.record_final(screen.view, ocr_done=True)
-        image = await asyncio.to_thread(screen.model_image, state.config.image_max_side)
+        svc = self._svc
+        screen = await asyncio.to_thread(perceive, svc.device, ocr=svc.ocr,
+                                         image_max_side=svc.config.image_max_side)
+        svc.journal.put_screen(screen.capture.png)
+        svc.screens.record_final(screen.view, ocr_done=True)
+        image = await asyncio.to_thread(screen.model_image, svc.config.image_max_side)
         final = EvidenceScreen(step=None, screen="final", view=screen.view)
         return screen_listing(final), ImagePart(image)
 
@@ -85,14 +86,14 @@ class RunEvidence:
         """The recorded screens of one step inside the window (OCR, when on, runs off the event loop)."""
         if self._step(step) is None:
             return []
-        return [await asyncio.to_thread(self._state.screens.evidence, step, w) for w in which]
+        return [await asyncio.to_thread(self._svc.screens.evidence, step, w) for w in which]
 
     async def anchored(self, anchor: int) -> tuple[tuple[str, ...], tuple[ImagePart, ...], str,
                                                    tuple[EvidenceScreen, ...]]:
         """History up to an anchor step: summaries, the pre/post screenshots of the step before and of the
         anchor step (oldest first) with a caption naming them, and those screens as citable evidence."""
         first = max(1, anchor - 3)
-        history = tuple(step_summary(s) for s in self._state.steps[first - 1:anchor])
+        history = tuple(step_summary(s) for s in self._run.steps[first - 1:anchor])
         images: list[ImagePart] = []
         captions: list[str] = []
         cited: list[EvidenceScreen] = []

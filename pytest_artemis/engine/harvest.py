@@ -8,11 +8,13 @@ from pytest_artemis.agents.checker import may_proceed
 from .checkpoints import Harvest
 from .effects import AddFinding, Effect, Record, Reopen
 from .findings import FindingKey, finding_text
-from .state import RunState
+from .state import RunProgress, RunServices
 from .stopping import Stop, StopReason
 
 
-def harvest_effects(state: RunState, harvest: Harvest, *, reopen: bool = True) -> list[Effect]:
+def harvest_effects(
+    svc: RunServices, run: RunProgress, harvest: Harvest, *, reopen: bool = True
+) -> list[Effect]:
     """Ledger first (append-only, every verdict); then effects, if the verdict still applies.
 
     A verdict applies only when its attempt is still the checkpoint's current one and the subgoal it
@@ -22,19 +24,19 @@ def harvest_effects(state: RunState, harvest: Harvest, *, reopen: bool = True) -
     """
     effects: list[Effect] = [Record(v) for v in harvest.verdicts]
     checkpoint = harvest.attempt.checkpoint
-    subgoal = state.plan.subgoal(checkpoint.checkpoint_id)
+    subgoal = run.plan.subgoal(checkpoint.checkpoint_id)
     if not harvest.current or subgoal is None:
-        state.journal.append_event("verdict_not_applied", attempt=harvest.attempt.attempt_id,
-                                   reason="stale attempt" if not harvest.current else "subgoal changed")
+        svc.journal.append_event("verdict_not_applied", attempt=harvest.attempt.attempt_id,
+                                 reason="stale attempt" if not harvest.current else "subgoal changed")
         return effects
     failed = [v for v in harvest.verdicts if v.status == "failed"]
-    if state.config.assert_policy == "halt":
+    if svc.config.assert_policy == "halt":
         effects += [Stop(StopReason.ASSERT_HALT, f"{StopReason.ASSERT_HALT.value}: {v.item_text}")
                     for v in failed if v.kind == "assert"]
     if may_proceed(harvest.verdicts) or not reopen:
         return effects
-    if state.repairs[checkpoint.checkpoint_id] >= state.config.checkpoint_max_repairs:
-        state.journal.append_event("repair_quota_spent", checkpoint=checkpoint.checkpoint_id)
+    if run.repairs[checkpoint.checkpoint_id] >= svc.config.checkpoint_max_repairs:
+        svc.journal.append_event("repair_quota_spent", checkpoint=checkpoint.checkpoint_id)
         return effects
     effects += [AddFinding(FindingKey.item(v.item_key), finding_text(v))
                 for v in failed if v.kind == "verify"]

@@ -23,29 +23,29 @@ from .checkpoints import Attempt, AttemptRunner
 from .config import RunConfig
 from .evidence import RunEvidence
 from .grounding import Window, first_acted, ground
-from .state import RunState
+from .state import RunProgress, RunServices
 from .verdicts import blanket, make_verdict
 
 ATTEMPT_GRACE_S = 5.0
 
 
 async def probe_verdict(
-    state: RunState, item: CheckItem, *, attempt_id: str, checkpoint_id: str, anchor_step: int | None,
+    svc: RunServices, item: CheckItem, *, attempt_id: str, checkpoint_id: str, anchor_step: int | None,
     reason: str = "",
 ) -> CheckVerdict:
     """Run the item's probe now; the probe output is the evidence. Vacuity may downgrade a pass."""
     assert item.probe is not None
     started = time.time()
-    result, judgement = await asyncio.to_thread(run_probe_check, state.device, item.probe)
+    result, judgement = await asyncio.to_thread(run_probe_check, svc.device, item.probe)
     status: VerdictStatus = ("passed" if judgement.passed else "failed") if judgement.conclusive \
         else "inconclusive"
-    status, vacuous_reason = state.vacuity.adjust(item, status, judgement)
+    status, vacuous_reason = svc.vacuity.adjust(item, status, judgement)
     citation = Citation(probe=item.probe.probe.kind, quote="; ".join(judgement.facts), found=True,
                         found_in="probe") if judgement.conclusive else None
     return make_verdict(
         item, status=status, evidence=judgement.evidence, source="probe", attempt_id=attempt_id,
         checkpoint_id=checkpoint_id, anchor_step=anchor_step, started_at=started,
-        reason=vacuous_reason or reason, vacuous=state.vacuity.is_vacuous(item, judgement),
+        reason=vacuous_reason or reason, vacuous=svc.vacuity.is_vacuous(item, judgement),
         suggestion=f"expected: {item.probe.description or item.text}", citation=citation,
     )
 
@@ -64,14 +64,14 @@ def _fail_open(
                         checkpoint_id=checkpoint_id, anchor_step=anchor_step, started_at=started))
 
 
-def checker_for(state: RunState) -> Checker:
-    probes = state.device.probe_table if state.config.checker_probes else None
-    return Checker(state.models.checker, state.calls, probes=probes,
-                   max_iterations=state.config.checker_max_iterations)
+def checker_for(svc: RunServices) -> Checker:
+    probes = svc.device.probe_table if svc.config.checker_probes else None
+    return Checker(svc.models.checker, svc.calls, probes=probes,
+                   max_iterations=svc.config.checker_max_iterations)
 
 
 async def model_verdicts(
-    state: RunState,
+    svc: RunServices, run: RunProgress,
     items: Sequence[CheckItem],
     *,
     window: Window,
@@ -90,23 +90,23 @@ async def model_verdicts(
     started = time.time()
     entry: Entry = "final" if window.final else "checkpoint"
     request = CheckRequest(
-        entry=entry, goal=state.spec.goal, plan=state.plan_text if plan_text is None else plan_text,
-        items=tuple(items), history=history, images=images, screen=screen, turn=len(state.steps), note=note,
+        entry=entry, goal=svc.spec.goal, plan=run.plan_text if plan_text is None else plan_text,
+        items=tuple(items), history=history, images=images, screen=screen, turn=len(run.steps), note=note,
         screens=screens,
     )
-    timeout = state.config.check_timeout_s
+    timeout = svc.config.check_timeout_s
     prefix = "final check " if entry == "final" else ""
-    evidence = RunEvidence(state, window)
+    evidence = RunEvidence(svc, run, window)
     try:
         async with asyncio.timeout(timeout):
-            result = await checker_for(state).assess(request, evidence)
+            result = await checker_for(svc).assess(request, evidence)
     except TimeoutError:
         return _fail_open(items, f"{prefix}timeout after {timeout:g}s", attempt_id, checkpoint_id,
                           anchor_step, started), ()
     except ArtemisError as exc:  # fail-open: the device or provider failing lets the run go on, inconclusive
         reason = f"{prefix or 'checker '}error: {type(exc).__name__}: {exc}"[:500]
         return _fail_open(items, reason, attempt_id, checkpoint_id, anchor_step, started), ()
-    verdicts = [await _grounded(state, j, window, evidence, attempt_id=attempt_id,
+    verdicts = [await _grounded(svc, j, window, evidence, attempt_id=attempt_id,
                                 checkpoint_id=checkpoint_id,
                                 anchor_step=anchor_step, started=started)
                 for j in result.assessments]
@@ -114,7 +114,7 @@ async def model_verdicts(
 
 
 async def _grounded(
-    state: RunState, assessment: Assessment, window: Window, evidence: RunEvidence, *, attempt_id: str,
+    svc: RunServices, assessment: Assessment, window: Window, evidence: RunEvidence, *, attempt_id: str,
     checkpoint_id: str, anchor_step: int | None, started: float,
 ) -> CheckVerdict:
     """The ledger entry of one assessment: a passed/failed verdict stands only on a citation found."""
@@ -122,7 +122,7 @@ async def _grounded(
     citation = None
     if assessment.claim is not None or status in ("passed", "failed"):
         citation, why = await asyncio.to_thread(ground, assessment.claim, assessment.item, window,
-                                                state.screens, tuple(evidence.probes),
+                                                svc.screens, tuple(evidence.probes),
                                                 passed=status == "passed")
         if why and status in ("passed", "failed"):
             status, reason = "inconclusive", f"{assessment.status}, but not grounded: {why}"
@@ -134,22 +134,23 @@ async def _grounded(
 
 
 async def judge_history(
-    state: RunState, items: Sequence[CheckItem], *, attempt_id: str, checkpoint_id: str, anchor: int,
+    svc: RunServices, run: RunProgress, items: Sequence[CheckItem], *, attempt_id: str, checkpoint_id: str,
+    anchor: int,
     plan_text: str | None = None, reason: str = "",
 ) -> list[CheckVerdict]:
     """Judge items from the recorded history up to ``anchor`` (checkpoint entry: no live screen, no later
     step is served or citable)."""
     verdicts = [
-        await probe_verdict(state, item, attempt_id=attempt_id, checkpoint_id=checkpoint_id,
+        await probe_verdict(svc, item, attempt_id=attempt_id, checkpoint_id=checkpoint_id,
                             anchor_step=anchor, reason=reason)
         for item in items if item.probe is not None
     ]
     model_items = [item for item in items if item.probe is None]
     if model_items:
-        window = Window(last_step=anchor, anchor=anchor, first_acted=first_acted(state.steps[:anchor]))
-        history, images, caption, screens = await RunEvidence(state, window).anchored(anchor)
+        window = Window(last_step=anchor, anchor=anchor, first_acted=first_acted(run.steps[:anchor]))
+        history, images, caption, screens = await RunEvidence(svc, run, window).anchored(anchor)
         judged, _ = await model_verdicts(
-            state, model_items, window=window, attempt_id=attempt_id, checkpoint_id=checkpoint_id,
+            svc, run, model_items, window=window, attempt_id=attempt_id, checkpoint_id=checkpoint_id,
             anchor_step=anchor, history=history, images=images, screens=screens, note=caption,
             plan_text=plan_text,
         )
@@ -157,13 +158,13 @@ async def judge_history(
     return verdicts
 
 
-def checkpoint_runner(state: RunState) -> AttemptRunner:
+def checkpoint_runner(svc: RunServices, run: RunProgress) -> AttemptRunner:
     """What the checkpoint scheduler runs for each attempt: the history up to its anchor, judged."""
 
     async def run_attempt(attempt: Attempt) -> list[CheckVerdict]:
         checkpoint = attempt.checkpoint
         return await judge_history(
-            state, checkpoint.items, attempt_id=attempt.attempt_id, checkpoint_id=checkpoint.checkpoint_id,
+            svc, run, checkpoint.items, attempt_id=attempt.attempt_id, checkpoint_id=checkpoint.checkpoint_id,
             anchor=attempt.anchor_step, plan_text=checkpoint.plan_text,
         )
 

@@ -33,7 +33,7 @@ from pytest_artemis.store.recording import Loaded, RecordedTurn, Recording, Reco
 from pytest_artemis.store.redact import Redactor
 
 if TYPE_CHECKING:
-    from .state import RunState
+    from .state import RunProgress, RunServices
 
 ReplayMode = Literal["auto", "only", "record"]
 ReplayStatus = Literal["replayed", "fell-back", "stopped", "live"]
@@ -118,18 +118,18 @@ class Replay:
 
     # -- the planner ---------------------------------------------------------------------------------
 
-    async def plan(self, state: RunState, ask: Callable[[], Awaitable[str]]) -> str:
+    async def plan(self, svc: RunServices, ask: Callable[[], Awaitable[str]]) -> str:
         """The recorded plan when it was made for this goal and these checks; else the planner's."""
-        self._journal_loaded(state)
-        self._plan_key = plan_key(state.spec, state.config.checks_enabled)
+        self._journal_loaded(svc)
+        self._plan_key = plan_key(svc.spec, svc.config.checks_enabled)
         following = self._following
         if following is not None and following.plan_key != self._plan_key:
-            self._diverge(state, 0, "stale: the declared checks, app or check settings changed since "
-                                    "the recording")
+            self._diverge(svc, 0, "stale: the declared checks, app or check settings changed since "
+                                  "the recording")
         elif following is not None:
             self.plan_replayed = True
             self._plan_text = following.plan
-            state.journal.append_event("replay_plan", replayed=True)
+            svc.journal.append_event("replay_plan", replayed=True)
             return following.plan
         self._need_model("the plan")
         text = await ask()
@@ -143,19 +143,19 @@ class Replay:
     # -- the operator --------------------------------------------------------------------------------
 
     async def decide(
-        self, state: RunState, number: int, screen: Screen,
+        self, svc: RunServices, run: RunProgress, number: int, screen: Screen,
         live: Callable[[], Awaitable[OperatorDecision | None]],
     ) -> tuple[OperatorDecision | None, bool]:
         """This turn's decision and whether it was replayed. ``live`` asks the operator model."""
         signature = screen_signature(screen.hierarchy_xml)
-        where = situation(state.turn_kind, state.plan_text, (k.token for k in state.findings))
+        where = situation(run.turn_kind, run.plan_text, (k.token for k in run.findings))
         if self._following is not None:
             recorded, problem = self._match(self._following, number, signature, where, screen.view)
             if recorded is not None:
                 self.replayed += 1
                 self._note(number, signature, where, recorded, screen.view)
                 return recorded, True
-            self._diverge(state, number, problem)
+            self._diverge(svc, number, problem)
         self._need_model(f"turn {number}")
         decision = await live()
         self.live += 1
@@ -199,12 +199,12 @@ class Replay:
 
     # -- mismatch and outcome ------------------------------------------------------------------------
 
-    def _diverge(self, state: RunState, number: int, reason: str) -> None:
+    def _diverge(self, svc: RunServices, number: int, reason: str) -> None:
         """Stop following the recording; the live model decides from here on."""
         self._following = None
         where = "the plan" if number == 0 else f"turn {number}"
         self.diverged = f"{where}: {reason}"
-        state.journal.append_event("replay_mismatch", turn=number, reason=reason, mode=self.mode)
+        svc.journal.append_event("replay_mismatch", turn=number, reason=reason, mode=self.mode)
 
     def _need_model(self, what: str) -> None:
         """In ``only`` mode, refuse to call the model: the run ends as a usage error."""
@@ -217,13 +217,13 @@ class Replay:
             f"replay mismatch (--artemis-replay=only) at {why}. The operator model was not called. "
             "Refresh the recording with --artemis-replay=auto (or =record) and commit it.")
 
-    def _journal_loaded(self, state: RunState) -> None:
+    def _journal_loaded(self, svc: RunServices) -> None:
         if self._journaled:
             return
         self._journaled = True
         recording = self.loaded.recording
-        state.journal.append_event("replay_loaded", mode=self.mode, file=self.loaded.path.name,
-                                   turns=len(recording.turns) if recording else 0, notes=list(self.notes))
+        svc.journal.append_event("replay_loaded", mode=self.mode, file=self.loaded.path.name,
+                                 turns=len(recording.turns) if recording else 0, notes=list(self.notes))
 
     def _carries_secret(self, text: str) -> bool:
         return self.redactor.redact(text) != text

@@ -27,7 +27,6 @@ from pytest_artemis.plan import Plan, PlanSyntaxError, Subgoal, parse_plan, plac
 from pytest_artemis.probes import is_invariant, run_probe_check
 from pytest_artemis.store.journal import RunJournal
 
-from .breakers import Breakers
 from .checkpoints import CheckpointScheduler
 from .config import RunConfig
 from .judging import attempt_limit_s, checkpoint_runner
@@ -35,7 +34,7 @@ from .loop import drive
 from .observer import GuardedObserver, NullObserver, ObserverFailed, RunObserver
 from .replay import Replay, ReplayMismatch
 from .settlement import settle
-from .state import RunState
+from .state import RunProgress, RunServices
 from .stopping import blocked_reason, run_stop
 from .tally import goal_unchecked, tally, task_result
 from .verdicts import current_verdicts
@@ -115,24 +114,21 @@ async def run_task_async(
     matches it (verdicts never).
     """
     header = journal.header
-    guarded = GuardedObserver(observer or NullObserver())
-    state = RunState(spec=spec, config=config, device=device, models=models, journal=journal,
-                     observer=guarded, header=header, calls=CallLog(header.run_id),
-                     ocr=ocr, replay=replay,
-                     breakers=Breakers(same_finding_limit=config.same_finding_limit,
-                                       no_effect_limit=config.no_effect_limit))
-    state.calls = CallLog(header.run_id, state.count_call)  # its sink journals and sums every call
-    scheduler = CheckpointScheduler(checkpoint_runner(state), concurrency=config.check_concurrency,
+    run = RunProgress.start(config)
+    svc = RunServices.start(spec, config, device, models, journal, ocr=ocr, replay=replay,
+                            observer=GuardedObserver(observer or NullObserver()),
+                            calls=CallLog(header.run_id, lambda record: run.count_call(record, journal)))
+    scheduler = CheckpointScheduler(checkpoint_runner(svc, run), concurrency=config.check_concurrency,
                                     timeout_s=attempt_limit_s(config))
     execution: Execution = "finished"
     infra: InfraFailure | None = None
     observer_failed: ObserverFailed | None = None
     try:
-        state.observer.on_start(header)
-        await _prepare(state)
+        svc.observer.on_start(header)
+        await _prepare(svc, run)
         while True:
-            await drive(state, scheduler)
-            if not await settle(state, scheduler):
+            await drive(svc, run, scheduler)
+            if not await settle(svc, run, scheduler):
                 break
     except InfrastructureError as exc:
         execution, infra = "crashed", _infra(exc, exc.infra_kind)
@@ -142,20 +138,20 @@ async def run_task_async(
         execution, infra = "crashed", _infra(exc, "model")
     except (asyncio.CancelledError, KeyboardInterrupt) as exc:
         await _cancel(scheduler)
-        _close(state, "interrupted", None, _reason(exc))
+        _close(svc, run, "interrupted", None, _reason(exc))
         raise
     except ObserverFailed as exc:
         observer_failed = exc
-        execution, infra = "crashed", _harness(state, exc.error, "raised by the run's observer: ")
+        execution, infra = "crashed", _harness(svc, exc.error, "raised by the run's observer: ")
     except Exception as exc:  # a bug in our own code: a closed run (ERROR) that keeps its traceback
-        execution, infra = "crashed", _harness(state, exc)
+        execution, infra = "crashed", _harness(svc, exc)
     except BaseException as exc:  # raised into the run from outside: pytest-timeout's hard timer, an exit
         await _cancel(scheduler)
-        _close(state, "interrupted", None, _reason(exc))
+        _close(svc, run, "interrupted", None, _reason(exc))
         raise
     if execution == "crashed":
         await _cancel(scheduler)
-    outcome = _close(state, execution, infra)
+    outcome = _close(svc, run, execution, infra)
     if observer_failed is not None:
         observer_failed.outcome = outcome
         raise observer_failed
@@ -170,12 +166,12 @@ def _infra(exc: BaseException, kind: str) -> InfraFailure:
                         message=str(exc)[:2000])
 
 
-def _harness(state: RunState, exc: Exception, prefix: str = "") -> InfraFailure:
+def _harness(svc: RunServices, exc: Exception, prefix: str = "") -> InfraFailure:
     """A bug in our own code (or an observer's), with its traceback redacted as the journal redacts."""
-    log.debug("run %s: harness failure", state.run_id, exc_info=exc)
+    log.debug("run %s: harness failure", svc.run_id, exc_info=exc)
     text = "".join(traceback.format_exception(exc))[-TRACEBACK_LIMIT:]
     return InfraFailure(kind="harness", error_class=type(exc).__name__, message=f"{prefix}{exc}"[:2000],
-                        traceback=state.journal.redactor.redact(text))
+                        traceback=svc.journal.redactor.redact(text))
 
 
 async def _cancel(scheduler: CheckpointScheduler) -> None:
@@ -192,36 +188,38 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _close(state: RunState, execution: Execution, infra: InfraFailure | None, reason: str = "") -> RunOutcome:
+def _close(
+    svc: RunServices, run: RunProgress, execution: Execution, infra: InfraFailure | None, reason: str = ""
+) -> RunOutcome:
     """Compute the outcome, write it (closing the journal) and tell the observer (``reason``: why an
     interrupted run was)."""
-    checks_on = state.config.checks_enabled
-    items = state.all_items()
-    goal = (state.goal_item,) if state.config.final_check else ()
+    checks_on = svc.config.checks_enabled
+    items = run.all_items(svc.user_items)
+    goal = (svc.goal_item,) if svc.config.final_check else ()
     default = "never judged" if checks_on else "checks disabled"
-    tests = tally(items + goal, state.ledger, default_reason=default)
-    blocked = blocked_reason(state, execution, infra, reason)
-    task = task_result(items, state.ledger, state.plan, blocked_reason=blocked,
-                       unmet_subgoals=state.unmet_subgoals, last_finding=state.last_finding,
-                       goal=state.goal_item if state.config.final_check else None)
-    if not state.config.final_check and not _rests_on_verify(state, items):
-        tests, task = goal_unchecked(state.spec.goal, tests, task)
+    tests = tally(items + goal, run.ledger, default_reason=default)
+    blocked = blocked_reason(run, execution, infra, reason)
+    task = task_result(items, run.ledger, run.plan, blocked_reason=blocked,
+                       unmet_subgoals=run.unmet_subgoals, last_finding=run.last_finding,
+                       goal=svc.goal_item if svc.config.final_check else None)
+    if not svc.config.final_check and not _rests_on_verify(run, items):
+        tests, task = goal_unchecked(svc.spec.goal, tests, task)
     outcome = RunOutcome(
-        run_id=state.run_id, execution=execution, task=task, tests=tests, usage=state.usage,
-        steps=len(state.steps), stop_reason=run_stop(state, execution, infra, reason).text,
-        device=state.device.serial,
-        started_at=state.started_at, finished_at=time.time(), infra=infra,
+        run_id=svc.run_id, execution=execution, task=task, tests=tests, usage=run.usage,
+        steps=len(run.steps), stop_reason=run_stop(run, execution, infra, reason).text,
+        device=svc.device.serial,
+        started_at=run.started_at, finished_at=time.time(), infra=infra,
     )
-    if not state.journal.closed:
-        state.journal.close(outcome)
-    state.observer.on_finish(outcome)
+    if not svc.journal.closed:
+        svc.journal.close(outcome)
+    svc.observer.on_finish(outcome)
     return outcome
 
 
-def _rests_on_verify(state: RunState, items: tuple[CheckItem, ...]) -> bool:
+def _rests_on_verify(run: RunProgress, items: tuple[CheckItem, ...]) -> bool:
     """With the final check off, completion rests on the verify items only when at least one of them that
     is not an invariant passed, and not vacuously."""
-    current = current_verdicts(state.ledger)
+    current = current_verdicts(run.ledger)
     for item in items:
         verdict = current.get(item.key)
         invariant = item.probe is not None and is_invariant(item.probe)
@@ -231,49 +229,49 @@ def _rests_on_verify(state: RunState, items: tuple[CheckItem, ...]) -> bool:
     return False
 
 
-async def _prepare(state: RunState) -> None:
+async def _prepare(svc: RunServices, run: RunProgress) -> None:
     """Launch the app, take the vacuity baselines, and have the planner write the first plan."""
-    if state.spec.app:
-        await asyncio.to_thread(state.device.launch, state.spec.app)
-    if state.config.checks_enabled:
-        for item in state.user_items:
+    if svc.spec.app:
+        await asyncio.to_thread(svc.device.launch, svc.spec.app)
+    if svc.config.checks_enabled:
+        for item in svc.user_items:
             if item.probe is not None and not is_invariant(item.probe):
-                _, judgement = await asyncio.to_thread(run_probe_check, state.device, item.probe)
-                state.vacuity.baseline(item, judgement)
-                state.journal.append_event("vacuity_baseline", item=item.text,
-                                           held=state.vacuity.held_before(item), facts=list(judgement.facts),
-                                           evidence=judgement.evidence)
-    state.set_plan(await _first_plan(state))
-    if state.config.checks_enabled:
-        user_keys = {i.key for i in state.user_items}
-        state.planner_items = tuple(i for i in plan_check_items(state.plan, known=state.user_items)
-                                    if i.key not in user_keys)
+                _, judgement = await asyncio.to_thread(run_probe_check, svc.device, item.probe)
+                svc.vacuity.baseline(item, judgement)
+                svc.journal.append_event("vacuity_baseline", item=item.text,
+                                         held=svc.vacuity.held_before(item), facts=list(judgement.facts),
+                                         evidence=judgement.evidence)
+    run.set_plan(await _first_plan(svc), svc.journal)
+    if svc.config.checks_enabled:
+        user_keys = {i.key for i in svc.user_items}
+        run.planner_items = tuple(i for i in plan_check_items(run.plan, known=svc.user_items)
+                                  if i.key not in user_keys)
 
 
-async def _plan_text(state: RunState, note: str) -> str:
+async def _plan_text(svc: RunServices, note: str) -> str:
     """The planner's plan text, or the recorded one when replay has it for this goal and these checks."""
     def ask() -> Awaitable[str]:
-        return ask_plan(state.models.planner, state.calls, goal=state.spec.goal, app=state.spec.app,
-                        items=state.user_items, checks_enabled=state.config.checks_enabled, note=note)
+        return ask_plan(svc.models.planner, svc.calls, goal=svc.spec.goal, app=svc.spec.app,
+                        items=svc.user_items, checks_enabled=svc.config.checks_enabled, note=note)
 
-    return await (state.replay.plan(state, ask) if state.replay is not None else ask())
+    return await (svc.replay.plan(svc, ask) if svc.replay is not None else ask())
 
 
-async def _first_plan(state: RunState) -> Plan:
+async def _first_plan(svc: RunServices) -> Plan:
     """The planner's plan, parsed (one re-ask on a syntax error; else the goal as the only subgoal),
     with the user's checks placed (or every check line removed when checks are off)."""
-    checks_on = state.config.checks_enabled
+    checks_on = svc.config.checks_enabled
     note = ""
     plan: Plan | None = None
     for _ in range(2):
         try:
-            text = await _plan_text(state, note)
+            text = await _plan_text(svc, note)
             plan = parse_plan(text)
             break
         except (PlanSyntaxError, ModelOutputInvalid) as exc:
             note = str(exc)
     if plan is None or not plan.subgoals:
-        state.journal.append_event("planner_fallback", reason=note or "empty plan")
-        plan = Plan(subgoals=(Subgoal(text=state.spec.goal),), task_checks=plan.task_checks if plan else ())
-    return place_checks(plan, state.user_items) if checks_on else plan.without_checks()
+        svc.journal.append_event("planner_fallback", reason=note or "empty plan")
+        plan = Plan(subgoals=(Subgoal(text=svc.spec.goal),), task_checks=plan.task_checks if plan else ())
+    return place_checks(plan, svc.user_items) if checks_on else plan.without_checks()
 

@@ -19,7 +19,7 @@ from .findings import FindingKey, finding_text
 from .grounding import Window, first_acted
 from .harvest import harvest_effects
 from .judging import attempt_limit_s, judge_history, model_verdicts, probe_verdict
-from .state import RunState
+from .state import RunProgress, RunServices
 from .stopping import limit_reached
 from .tally import unmet_verify
 from .verdicts import blanket, current_verdicts, make_verdict
@@ -32,56 +32,57 @@ def _needs_judging(verdict: CheckVerdict | None) -> bool:
     return verdict is None or (verdict.source == "settlement" and verdict.status == "unchecked")
 
 
-async def settle(state: RunState, scheduler: CheckpointScheduler) -> bool:
+async def settle(svc: RunServices, run: RunProgress, scheduler: CheckpointScheduler) -> bool:
     """Run the exit settlement, applying what each phase asks; returns True when the operator is sent back
     to repair unmet verify items."""
-    apply(state, await barrier(state, scheduler))
-    apply(state, await recheck_probes(state))
-    if not state.config.final_check:
+    apply(svc, run, await barrier(svc, run, scheduler))
+    apply(svc, run, await recheck_probes(svc, run))
+    if not svc.config.final_check:
         return False
-    apply(state, await judge_final(state))
-    back = send_back(state)
-    apply(state, back)
+    apply(svc, run, await judge_final(svc, run))
+    back = send_back(svc, run)
+    apply(svc, run, back)
     return bool(back)
 
 
-async def barrier(state: RunState, scheduler: CheckpointScheduler) -> list[Effect]:
+async def barrier(svc: RunServices, run: RunProgress, scheduler: CheckpointScheduler) -> list[Effect]:
     """Every queued or running check to its end (within the settle timeout); their verdicts reopen nothing
     now, the final check judges what is left."""
     if scheduler.idle:
         return []
-    state.observer.on_checking(f"waiting for {len(scheduler.running)} running check(s) "
-                               f"(up to {state.config.settle_timeout_s:g}s)")
-    harvests = await scheduler.settle(state.config.settle_timeout_s)
-    return [effect for harvest in harvests for effect in harvest_effects(state, harvest, reopen=False)]
+    svc.observer.on_checking(f"waiting for {len(scheduler.running)} running check(s) "
+                             f"(up to {svc.config.settle_timeout_s:g}s)")
+    harvests = await scheduler.settle(svc.config.settle_timeout_s)
+    return [effect for harvest in harvests for effect in harvest_effects(svc, run, harvest, reopen=False)]
 
 
-async def judge_final(state: RunState) -> list[Effect]:
+async def judge_final(svc: RunServices, run: RunProgress) -> list[Effect]:
     """The final check against the original goal (fail-open: a device or provider failure, or its
     timeout, leaves the items inconclusive and the goal unchecked)."""
-    attempt = state.final_attempts + 1
+    attempt = run.final_attempts + 1
     attempt_id = f"{FINAL}#{attempt}"
-    items = _final_items(state)
-    state.observer.on_checking(f"final check #{attempt}: judging the goal and "
-                               f"{len(items) - 1} item(s) (up to {attempt_limit_s(state.config):g}s)")
+    items = _final_items(svc, run)
+    svc.observer.on_checking(f"final check #{attempt}: judging the goal and "
+                             f"{len(items) - 1} item(s) (up to {attempt_limit_s(svc.config):g}s)")
     started = time.time()
     try:
-        async with asyncio.timeout(attempt_limit_s(state.config)):
-            verdicts, unmet = await final_check(state, items, attempt_id)
+        async with asyncio.timeout(attempt_limit_s(svc.config)):
+            verdicts, unmet = await final_check(svc, run, items, attempt_id)
     except TimeoutError:
         verdicts, unmet = _failed_open(items, attempt_id, started, f"final check timeout after "
-                                                                   f"{attempt_limit_s(state.config):g}s"), ()
+                                                                   f"{attempt_limit_s(svc.config):g}s"), ()
     except ArtemisError as exc:  # fail-open: the device or provider failing lets the run end, inconclusive
         reason = f"final check error: {type(exc).__name__}"
         verdicts, unmet = _failed_open(items, attempt_id, started, reason), ()
     return [FinalCheck(attempt, unmet), *(Record(_goal_unjudged(v)) for v in verdicts)]
 
 
-def _final_items(state: RunState) -> tuple[CheckItem, ...]:
+def _final_items(svc: RunServices, run: RunProgress) -> tuple[CheckItem, ...]:
     """What the final check judges: every ``end`` item, every never-checked ``complete`` item, the goal."""
-    current = current_verdicts(state.ledger)
-    items = tuple(i for i in state.all_items() if i.when == "end" or _needs_judging(current.get(i.key)))
-    return (*items, state.goal_item)
+    current = current_verdicts(run.ledger)
+    items = tuple(i for i in run.all_items(svc.user_items)
+                  if i.when == "end" or _needs_judging(current.get(i.key)))
+    return (*items, svc.goal_item)
 
 
 def _goal_unjudged(verdict: CheckVerdict) -> CheckVerdict:
@@ -93,23 +94,23 @@ def _goal_unjudged(verdict: CheckVerdict) -> CheckVerdict:
     return verdict
 
 
-async def recheck_probes(state: RunState) -> list[Effect]:
+async def recheck_probes(svc: RunServices, run: RunProgress) -> list[Effect]:
     """Still true at the end: every probe-backed ``complete`` verify item whose current verdict passed is
     probed again. A regression records a ``failed`` verdict (the earlier pass stays on record)."""
-    current = current_verdicts(state.ledger)
+    current = current_verdicts(run.ledger)
     effects: list[Effect] = []
-    for item in state.all_items():
+    for item in run.all_items(svc.user_items):
         before = current.get(item.key)
         if item.kind != "verify" or item.when != "complete" or item.probe is None or before is None \
                 or before.status != "passed":
             continue
-        again = await probe_verdict(state, item, attempt_id=f"{FINAL}#recheck{state.final_attempts + 1}",
-                                    checkpoint_id=FINAL, anchor_step=len(state.steps) or None)
+        again = await probe_verdict(svc, item, attempt_id=f"{FINAL}#recheck{run.final_attempts + 1}",
+                                    checkpoint_id=FINAL, anchor_step=len(run.steps) or None)
         if again.status == "failed":
             reason = f"regressed: passed at step {before.anchor_step}, no longer true at the end"
             effects.append(Record(again.model_copy(update={"reason": reason})))
         else:
-            state.journal.append_event("probe_recheck", item=item.text, status=again.status)
+            svc.journal.append_event("probe_recheck", item=item.text, status=again.status)
     return effects
 
 
@@ -121,45 +122,46 @@ def _failed_open(
 
 
 async def final_check(
-    state: RunState, items: Sequence[CheckItem], attempt_id: str
+    svc: RunServices, run: RunProgress, items: Sequence[CheckItem], attempt_id: str
 ) -> tuple[list[CheckVerdict], tuple[str, ...]]:
     """``end`` items on the final state; never-checked ``complete`` items from history near their anchor
     only (never from the live screen), else ``unchecked``; the goal itself by the final checker entry."""
     verdicts: list[CheckVerdict] = []
-    for anchor, group in _by_anchor(state, [i for i in items if i.when == "complete"]).items():
+    for anchor, group in _by_anchor(run, [i for i in items if i.when == "complete"]).items():
         if anchor is None:
             verdicts += [_no_evidence(i, attempt_id) for i in group]
         else:
-            verdicts += await judge_history(state, group, attempt_id=attempt_id, checkpoint_id=FINAL,
+            verdicts += await judge_history(svc, run, group, attempt_id=attempt_id, checkpoint_id=FINAL,
                                             anchor=anchor, reason="judged at exit from the anchored history")
     end_items = [i for i in items if i.when == "end" and i.kind != "goal"]
     for item in end_items:
         if item.probe is not None:
-            verdicts.append(await probe_verdict(state, item, attempt_id=attempt_id, checkpoint_id=FINAL,
-                                                anchor_step=len(state.steps) or None))
-    screen = await asyncio.to_thread(perceive, state.device, ocr=state.ocr,
-                                     image_max_side=state.config.image_max_side)
-    state.journal.put_screen(screen.capture.png)
-    state.screens.record_final(screen.view, ocr_done=True)
-    image = ImagePart(await asyncio.to_thread(screen.model_image, state.config.image_max_side))
-    last = len(state.steps)
-    window = Window(last_step=last, final=True, first_acted=first_acted(state.steps))
-    screens = [s for s in await RunEvidence(state, window).screens(last, ("pre", "post")) if s is not None]
+            verdicts.append(await probe_verdict(svc, item, attempt_id=attempt_id, checkpoint_id=FINAL,
+                                                anchor_step=len(run.steps) or None))
+    screen = await asyncio.to_thread(perceive, svc.device, ocr=svc.ocr,
+                                     image_max_side=svc.config.image_max_side)
+    svc.journal.put_screen(screen.capture.png)
+    svc.screens.record_final(screen.view, ocr_done=True)
+    image = ImagePart(await asyncio.to_thread(screen.model_image, svc.config.image_max_side))
+    last = len(run.steps)
+    window = Window(last_step=last, final=True, first_acted=first_acted(run.steps))
+    screens = [s for s in await RunEvidence(svc, run, window).screens(last, ("pre", "post")) if s is not None]
     screens.append(EvidenceScreen(step=None, screen="final", view=screen.view))
     judged, unmet = await model_verdicts(
-        state, [i for i in end_items if i.probe is None] + [state.goal_item], window=window,
-        attempt_id=attempt_id, checkpoint_id=FINAL, anchor_step=last or None, history=recent_history(state),
+        svc, run, [i for i in end_items if i.probe is None] + [svc.goal_item], window=window,
+        attempt_id=attempt_id, checkpoint_id=FINAL, anchor_step=last or None,
+        history=recent_history(svc, run),
         images=(image,), screen=screen.view, screens=tuple(screens),
-        note=_ledger_note(state) + "\nThe final screen is attached.",
+        note=_ledger_note(run) + "\nThe final screen is attached.",
     )
     return verdicts + judged, unmet
 
 
-def _by_anchor(state: RunState, items: Sequence[CheckItem]) -> dict[int | None, list[CheckItem]]:
+def _by_anchor(run: RunProgress, items: Sequence[CheckItem]) -> dict[int | None, list[CheckItem]]:
     """Group items by the step that last completed their subgoal (task-level: the last step)."""
     groups: dict[int | None, list[CheckItem]] = {}
     for item in items:
-        anchor = state.anchors.get(item.subgoal) if item.subgoal else (len(state.steps) or None)
+        anchor = run.anchors.get(item.subgoal) if item.subgoal else (len(run.steps) or None)
         groups.setdefault(anchor, []).append(item)
     return groups
 
@@ -170,22 +172,22 @@ def _no_evidence(item: CheckItem, attempt_id: str) -> CheckVerdict:
                         reason="its subgoal was never marked done: no recorded evidence")
 
 
-def _ledger_note(state: RunState) -> str:
-    current = current_verdicts(state.ledger)
+def _ledger_note(run: RunProgress) -> str:
+    current = current_verdicts(run.ledger)
     lines = [f"- {v.kind}: {v.item_text}: {v.status}" for v in current.values() if v.when == "complete"]
     return "Ledger (already judged, for context only):\n" + "\n".join(lines) if lines else ""
 
 
-def send_back(state: RunState) -> list[Effect]:
+def send_back(svc: RunServices, run: RunProgress) -> list[Effect]:
     """Send the operator back with findings when verify items (never asserts) are unmet and attempts,
     steps and time remain, reopening the subgoals concerned; no effects when the run ends here."""
-    unmet = unmet_verify(state.all_items(), state.ledger, state.plan)
-    current = current_verdicts(state.ledger)
-    goal = current.get(state.goal_item.key)
+    unmet = unmet_verify(run.all_items(svc.user_items), run.ledger, run.plan)
+    current = current_verdicts(run.ledger)
+    goal = current.get(svc.goal_item.key)
     goal_failed = goal is not None and goal.status == "failed"
-    if not unmet and not state.unmet_subgoals and not goal_failed:
+    if not unmet and not run.unmet_subgoals and not goal_failed:
         return []
-    if state.final_attempts >= state.config.final_check_max_attempts or limit_reached(state) is not None:
+    if run.final_attempts >= svc.config.final_check_max_attempts or limit_reached(svc, run) is not None:
         return []
     effects: list[Effect] = []
     reopen: set[str] = set()
@@ -196,12 +198,12 @@ def send_back(state: RunState) -> list[Effect]:
             f"verify not met: {item.text} (its subgoal is not done)"
         effects.append(AddFinding(FindingKey.item(item.key), text))
         reopen.update([item.subgoal] if item.subgoal else [])
-    wanted = {normalize_text(t).casefold() for t in state.unmet_subgoals}
-    for subgoal in state.plan.subgoals:
+    wanted = {normalize_text(t).casefold() for t in run.unmet_subgoals}
+    for subgoal in run.plan.subgoals:
         if subgoal.text.casefold() in wanted:
             reopen.add(subgoal.key)
             effects.append(AddFinding(FindingKey.goal(subgoal.key),
                                       f"final check: not achieved for the goal: {subgoal.text}"))
     if goal_failed and goal is not None:
-        effects.append(AddFinding(FindingKey.goal(state.goal_item.key), finding_text(goal)))
+        effects.append(AddFinding(FindingKey.goal(svc.goal_item.key), finding_text(goal)))
     return [*effects, Reopen(tuple(sorted(reopen))), SendBack(tuple(i.text for i in unmet))]

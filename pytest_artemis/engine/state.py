@@ -1,4 +1,5 @@
-"""RunState: the one typed, mutable record of a run in progress (mirrors what the journal holds)."""
+"""A run's two halves: the services it uses (fixed for the run) and the progress it makes (what changes,
+mirroring what the journal holds)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pytest_artemis.contracts import (
 from pytest_artemis.device import Device
 from pytest_artemis.models import CallLog, ModelSet
 from pytest_artemis.plan import Plan, plan_check_items, render_plan
-from pytest_artemis.store.journal import RunHeader, RunJournal
+from pytest_artemis.store.journal import RunJournal
 
 from .breakers import Breakers
 from .config import RunConfig
@@ -35,9 +36,10 @@ if TYPE_CHECKING:
     from .replay import Replay
 
 
-@dataclass
-class RunState:
-    """Everything the engine knows about the run; every change that matters is journaled as it happens."""
+@dataclass(frozen=True)
+class RunServices:
+    """What a run uses and never replaces: the task, its settings, the device, the models and where
+    everything is recorded."""
 
     spec: TaskSpec
     config: RunConfig
@@ -45,11 +47,48 @@ class RunState:
     models: ModelSet
     journal: RunJournal
     observer: RunObserver
-    header: RunHeader
     calls: CallLog
+    screens: RecordedScreens
+    """The recorded screens verdicts may cite (grounding)."""
+    vacuity: Vacuity
+    """The pre-run baselines of the probe-backed items (taken before the first turn)."""
     ocr: OcrEngine | None = None
     replay: Replay | None = None
     """Where the first plan and operator decisions may come from instead of the models."""
+
+    @classmethod
+    def start(
+        cls, spec: TaskSpec, config: RunConfig, device: Device, models: ModelSet, journal: RunJournal, *,
+        observer: RunObserver, calls: CallLog, ocr: OcrEngine | None = None, replay: Replay | None = None,
+    ) -> RunServices:
+        """The services of a new run: its recorded screens and vacuity baselines start empty."""
+        return cls(spec=spec, config=config, device=device, models=models, journal=journal, observer=observer,
+                   calls=calls, screens=RecordedScreens(journal.dir, ocr), vacuity=Vacuity(), ocr=ocr,
+                   replay=replay)
+
+    @property
+    def run_id(self) -> str:
+        return self.journal.header.run_id
+
+    @property
+    def goal_item(self) -> CheckItem:
+        """The original goal as a ledger item of its own, judged by the final check."""
+        return CheckItem(kind="goal", text=self.spec.goal, when="end")
+
+    @property
+    def max_steps(self) -> int:
+        return self.spec.max_steps or self.config.max_steps
+
+    @property
+    def user_items(self) -> tuple[CheckItem, ...]:
+        return self.spec.checks
+
+
+@dataclass
+class RunProgress:
+    """Everything a run changes as it goes; every change that matters is journaled as it happens."""
+
+    breakers: Breakers
     started_at: float = field(default_factory=time.time)
     plan: Plan = field(default_factory=Plan)
     plan_version: int = 0
@@ -62,8 +101,6 @@ class RunState:
     anchors: dict[str, int] = field(default_factory=dict)
     """Subgoal key → the step that last marked it done."""
     repairs: Counter[str] = field(default_factory=Counter)
-    vacuity: Vacuity = field(default_factory=Vacuity)
-    breakers: Breakers = field(default_factory=lambda: Breakers(same_finding_limit=3, no_effect_limit=4))
     stop: Stop | None = None
     """Why the run must end as blocked (breaker, time budget, halt policy); None while it may go on."""
     finish_claimed: bool = False
@@ -72,62 +109,34 @@ class RunState:
     final_attempts: int = 0
     turn_kind: TurnKind = "act"
     usage: Usage = field(default_factory=Usage)
-    screens: RecordedScreens = field(init=False)
-    """The recorded screens verdicts may cite (grounding)."""
 
-    def __post_init__(self) -> None:
-        self.screens = RecordedScreens(self.journal.dir, self.ocr)
-
-    @property
-    def goal_item(self) -> CheckItem:
-        """The original goal as a ledger item of its own, judged by the final check."""
-        return CheckItem(kind="goal", text=self.spec.goal, when="end")
-
-    @property
-    def run_id(self) -> str:
-        return self.header.run_id
-
-    @property
-    def max_steps(self) -> int:
-        return self.spec.max_steps or self.config.max_steps
-
-    @property
-    def user_items(self) -> tuple[CheckItem, ...]:
-        return self.spec.checks
+    @classmethod
+    def start(cls, config: RunConfig) -> RunProgress:
+        """A run that has not begun, its breakers set as ``config`` says."""
+        return cls(breakers=Breakers(same_finding_limit=config.same_finding_limit,
+                                     no_effect_limit=config.no_effect_limit))
 
     @property
     def plan_text(self) -> str:
         return render_plan(self.plan)
 
-    def plan_items(self) -> tuple[CheckItem, ...]:
+    def plan_items(self, user_items: tuple[CheckItem, ...]) -> tuple[CheckItem, ...]:
         """The check items of the current plan, user items keeping their identity (and probes)."""
-        known = self.user_items + self.planner_items
-        return plan_check_items(self.plan, known=known, origin="operator")
+        return plan_check_items(self.plan, known=user_items + self.planner_items, origin="operator")
 
-    def all_items(self) -> tuple[CheckItem, ...]:
+    def all_items(self, user_items: tuple[CheckItem, ...]) -> tuple[CheckItem, ...]:
         """Every item the tally reports: plan items, user items (even if unplaced), items with verdicts."""
         items: dict[str, CheckItem] = {}
-        for item in self.plan_items() + self.user_items:
+        for item in self.plan_items(user_items) + user_items:
             items.setdefault(item.key, item)
         return tuple(items.values())
 
-    def set_plan(self, plan: Plan) -> None:
+    def set_plan(self, plan: Plan, journal: RunJournal) -> None:
         """Adopt a new plan and store it as the next plan version."""
         self.plan = plan
-        self.plan_version = self.journal.write_plan(render_plan(plan))
+        self.plan_version = journal.write_plan(render_plan(plan))
 
-    def record_verdict(self, verdict: CheckVerdict) -> None:
-        """Append a verdict to the ledger (journal first), then tell the observer."""
-        self.journal.append_verdict(verdict)
-        self.ledger.append(verdict)
-        self.observer.on_verdict(verdict)
-
-    def record_step(self, step: StepRecord) -> None:
-        self.journal.append_step(step)
-        self.steps.append(step)
-        self.observer.on_step(step)
-
-    def count_call(self, record: ModelCallRecord) -> None:
-        """CallLog sink: journal every model call and sum its usage."""
-        self.journal.append_model_call(record)
+    def count_call(self, record: ModelCallRecord, journal: RunJournal) -> None:
+        """Journal a model call and sum its usage."""
+        journal.append_model_call(record)
         self.usage = self.usage.add(record)

@@ -13,7 +13,7 @@ from pytest_artemis.contracts import Execution, InfraFailure
 from .config import RunConfig
 
 if TYPE_CHECKING:
-    from .state import RunState
+    from .state import RunProgress, RunServices
 
 
 class StopReason(Enum):
@@ -53,25 +53,25 @@ def deadline_passed(config: RunConfig) -> bool:
     return config.deadline is not None and time.time() >= config.deadline
 
 
-def limit_reached(state: RunState) -> Stop | None:
+def limit_reached(svc: RunServices, run: RunProgress) -> Stop | None:
     """What forbids any further operator turn: a blocking stop already recorded, the step budget, the time
     budget; None while turns may go on."""
-    if state.stop is not None:
-        return state.stop
-    if len(state.steps) >= state.max_steps:
+    if run.stop is not None:
+        return run.stop
+    if len(run.steps) >= svc.max_steps:
         return Stop(StopReason.STEP_BUDGET)
-    if deadline_passed(state.config):
+    if deadline_passed(svc.config):
         return Stop(StopReason.TIME_BUDGET)
     return None
 
 
-def before_turn(state: RunState, *, first: bool) -> Stop | None:
+def before_turn(svc: RunServices, run: RunProgress, *, first: bool) -> Stop | None:
     """Whether the operator loop ends before its next turn: a limit, or (after its first turn, which a
     send-back must always get) the plan converged."""
-    limit = limit_reached(state)
+    limit = limit_reached(svc, run)
     if limit is not None:
         return limit
-    if not first and state.plan.all_done:
+    if not first and run.plan.all_done:
         return Stop(StopReason.ALL_DONE)
     return None
 
@@ -81,7 +81,7 @@ def _interrupted(reason: str) -> Stop:
 
 
 def run_stop(
-    state: RunState, execution: Execution, infra: InfraFailure | None, interrupted: str = ""
+    run: RunProgress, execution: Execution, infra: InfraFailure | None, interrupted: str = ""
 ) -> Stop:
     """Why the run ended, as its outcome reports it (``interrupted``: why an interrupted run was, if
     known)."""
@@ -89,21 +89,21 @@ def run_stop(
         return Stop(StopReason.CRASHED, f"crashed: {infra.kind} ({infra.error_class})")
     if execution == "interrupted":
         return _interrupted(interrupted)
-    if state.stop is not None:
-        return state.stop
-    if state.finish_claimed:
+    if run.stop is not None:
+        return run.stop
+    if run.finish_claimed:
         return Stop(StopReason.FINISH_CLAIMED)
-    if state.plan.all_done:
+    if run.plan.all_done:
         return Stop(StopReason.ALL_DONE)
     return Stop(StopReason.STEP_BUDGET)
 
 
 def blocked_reason(
-    state: RunState, execution: Execution, infra: InfraFailure | None, interrupted: str = ""
+    run: RunProgress, execution: Execution, infra: InfraFailure | None, interrupted: str = ""
 ) -> str:
     """What blocks the task outright, whatever its checks say; empty when nothing does."""
-    if state.stop is not None:
-        return state.stop.text
+    if run.stop is not None:
+        return run.stop.text
     if infra is not None:
         return f"infrastructure failure: {infra.error_class}"
     return _interrupted(interrupted).text if execution == "interrupted" else ""
