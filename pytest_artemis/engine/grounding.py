@@ -45,6 +45,15 @@ class Window:
     final: bool = False
     anchor: int | None = None
     first_acted: int | None = None
+    typed: tuple[str, ...] = ()
+    """What the operator typed up to ``last_step``: in a text field, that is the agent's own words."""
+
+    @classmethod
+    def over(cls, steps: Sequence[StepRecord], *, final: bool = False, anchor: int | None = None) -> Window:
+        """The window over ``steps`` (the run's steps up to the anchor, or all of them at the final check)."""
+        return cls(last_step=len(steps), final=final, anchor=anchor, first_acted=first_acted(steps),
+                   typed=tuple(r.action.text for s in steps for r in s.results
+                               if r.ok and r.action.kind == "type"))
 
 
 def first_acted(steps: Sequence[StepRecord]) -> int | None:
@@ -70,6 +79,30 @@ class ProbeOutput:
 
     kind: str
     raw: str
+
+
+_EDITABLE = ("EditText", "AutoCompleteTextView", "SearchView", "SearchAutoComplete")
+
+
+def _editable(element: UIElement, view: ScreenView) -> bool:
+    """An input field, or OCR text read inside one."""
+    def field(e: UIElement) -> bool:
+        return e.source == "hierarchy" and any(k in e.class_name.rpartition(".")[2] for k in _EDITABLE)
+
+    if element.source == "ocr":
+        x, y = element.center
+        return any(field(e) and e.bounds.left <= x < e.bounds.right and e.bounds.top <= y < e.bounds.bottom
+                   for e in view.elements)
+    return field(element)
+
+
+def _own_input(element: UIElement, view: ScreenView, text: str, typed_texts: Sequence[str]) -> str:
+    """Why ``text`` in ``element`` shows only what the agent typed ('' when it may be evidence)."""
+    if not text or not typed_texts or not _editable(element, view):
+        return ""
+    typed = next((t for t in typed_texts if contains(t, text)), None)
+    return "" if typed is None else (f"{text!r} is in an input field and is what the operator typed "
+                                     f"({typed!r}): the agent's own input is not evidence")
 
 
 def _bounds(e: UIElement) -> tuple[int, int, int, int]:
@@ -108,7 +141,7 @@ def _attribute_holds(element: UIElement, attribute: str) -> str:
     return f"unknown attribute {name!r} (use text, content-desc, resource-id, checked, selected, enabled, …)"
 
 
-def _by_element(claim: CitationClaim, view: ScreenView) -> tuple[Citation | None, str]:
+def _by_element(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) -> tuple[Citation | None, str]:
     element = next((e for e in view.elements if e.index == claim.element), None)
     if element is None:
         return None, f"element [{claim.element}] is not on {_where(claim)} ({len(view.elements)} elements)"
@@ -119,13 +152,19 @@ def _by_element(claim: CitationClaim, view: ScreenView) -> tuple[Citation | None
     if claim.quote and not contains(element.label, claim.quote):
         return None, (f"quoted {claim.quote!r} not found in element [{claim.element}] on {_where(claim)} "
                       f"(it reads {element.label!r})")
+    if why := _own_input(element, view, claim.quote or element.label, typed):
+        return None, f"element [{claim.element}] on {_where(claim)}: {why}"
     return _found(claim, view, element), ""
 
 
-def _by_quote(claim: CitationClaim, view: ScreenView) -> tuple[Citation | None, str]:
-    element = next((e for e in view.elements if contains(e.label, claim.quote)), None)
+def _by_quote(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) -> tuple[Citation | None, str]:
+    holding = [e for e in view.elements if contains(e.label, claim.quote)]
+    own = [why for e in holding if (why := _own_input(e, view, claim.quote, typed))]
+    element = next((e for e in holding if not _own_input(e, view, claim.quote, typed)), None)
     if element is not None:
         return _found(claim, view, element), ""
+    if own:
+        return None, f"on {_where(claim)}, {own[0]}"
     sources = "hierarchy and OCR text" if any(e.source == "ocr" for e in view.elements) else "text"
     return None, f"quoted {claim.quote!r} not found in {_where(claim)} {sources}"
 
@@ -181,18 +220,21 @@ def ground(
     view, why = _screen(claim, window, screens)
     if view is None:
         return unfound, why
-    found, why = _on_view(claim, item, view)
+    typed = window.typed if passed else ()
+    found, why = _on_view(claim, item, view, typed)
     if found is not None and passed and window.final and item.when == "end" and claim.screen != "final":
-        why = _stale(claim, item, screens)
+        why = _stale(claim, item, screens, typed)
     return (found, "") if found is not None and not why else (unfound, why)
 
 
-def _on_view(claim: CitationClaim, item: CheckItem, view: ScreenView) -> tuple[Citation | None, str]:
+def _on_view(
+    claim: CitationClaim, item: CheckItem, view: ScreenView, typed: Sequence[str] = ()
+) -> tuple[Citation | None, str]:
     """The claim resolved on one recorded screen: the citation found there, or why it is not."""
     if claim.element is not None:
-        found, why = _by_element(claim, view)
+        found, why = _by_element(claim, view, typed)
     elif claim.quote and len(normalise(claim.quote)) >= 2:
-        found, why = _by_quote(claim, view)
+        found, why = _by_quote(claim, view, typed)
     elif claim.quote:
         found, why = None, f"quote {claim.quote!r} is too short to identify anything"
     else:
@@ -204,14 +246,14 @@ def _on_view(claim: CitationClaim, item: CheckItem, view: ScreenView) -> tuple[C
     return found, why
 
 
-def _stale(claim: CitationClaim, item: CheckItem, screens: RecordedScreens) -> str:
+def _stale(claim: CitationClaim, item: CheckItem, screens: RecordedScreens, typed: Sequence[str]) -> str:
     """Why an earlier screen cannot show that an ``end`` item (the goal included) holds at exit ('' when
     what it shows still holds on the final screen): the state may have changed after it was recorded."""
     finals = screens.finals()
     if not finals:
         return f"{_where(claim)} is earlier than the end of the run, and no final screen was recorded"
     at_exit = claim.model_copy(update={"step": None, "screen": "final"})
-    if _on_view(at_exit, item, finals[0])[0] is not None:
+    if _on_view(at_exit, item, finals[0], typed)[0] is not None:
         return ""
     return (f"{_where(claim)} shows it, but the final screen no longer does: an end-of-run check rests on "
             "the state at exit (cite the final screen or a probe)")

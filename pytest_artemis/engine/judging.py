@@ -22,7 +22,7 @@ from pytest_artemis.probes import run_probe_check
 from .checkpoints import Attempt, AttemptRunner
 from .config import RunConfig
 from .evidence import RunEvidence
-from .grounding import Window, first_acted, ground
+from .grounding import Window, ground
 from .state import RunProgress, RunServices
 from .verdicts import blanket, make_verdict
 
@@ -147,7 +147,7 @@ async def judge_history(
     ]
     model_items = [item for item in items if item.probe is None]
     if model_items:
-        window = Window(last_step=anchor, anchor=anchor, first_acted=first_acted(run.steps[:anchor]))
+        window = Window.over(run.steps[:anchor], anchor=anchor)
         history, images, caption, screens = await RunEvidence(svc, run, window).anchored(anchor)
         judged, _ = await model_verdicts(
             svc, run, model_items, window=window, attempt_id=attempt_id, checkpoint_id=checkpoint_id,

@@ -16,7 +16,7 @@ from .context import recent_history
 from .effects import AddFinding, Effect, FinalCheck, Record, Reopen, SendBack, apply
 from .evidence import RunEvidence
 from .findings import FindingKey, finding_text
-from .grounding import Window, first_acted
+from .grounding import Window
 from .harvest import harvest_effects
 from .judging import attempt_limit_s, judge_history, model_verdicts, probe_verdict
 from .state import RunProgress, RunServices
@@ -144,7 +144,7 @@ async def final_check(
     svc.screens.record_final(screen.view, ocr_done=True)
     image = ImagePart(await asyncio.to_thread(screen.model_image, svc.config.image_max_side))
     last = len(run.steps)
-    window = Window(last_step=last, final=True, first_acted=first_acted(run.steps))
+    window = Window.over(run.steps, final=True)
     screens = [s for s in await RunEvidence(svc, run, window).screens(last, ("pre", "post")) if s is not None]
     screens.append(EvidenceScreen(step=None, screen="final", view=screen.view))
     judged, unmet = await model_verdicts(

@@ -97,3 +97,24 @@ def test_a_checker_that_is_not_sure_does_not_pass(project):
     (unsure,) = [v for v in matrix.journal("test_unsure_checker").verdicts if v.kind == "goal"]
     assert unsure.status == "inconclusive" and unsure.citation is not None and unsure.citation.found
     assert "passed, but the checker is not sure: its evidence says 'probably'" in unsure.reason
+
+
+TYPIST = '''
+import pytest
+from adversaries import typist, respond_with
+
+respond = respond_with(typist, "reads_typed")
+
+@pytest.mark.goal("Create an alarm for 7:30 AM in the Clock app", app="com.google.android.deskclock")
+def test_typist(artemis):
+    pass
+'''
+
+
+def test_what_the_agent_typed_into_a_field_is_not_evidence(project):
+    project.makepyfile(test_typist=TYPIST)
+    matrix = run_matrix(project)
+    matrix.expect("test_typist", "UNCHECKED")
+    (goal,) = [v for v in matrix.journal("test_typist").verdicts if v.kind == "goal"]
+    assert goal.status == "inconclusive" and goal.citation is not None and not goal.citation.found
+    assert "is in an input field and is what the operator typed ('Alarm set for 7:30 AM')" in goal.reason
