@@ -7,7 +7,9 @@ reply sleeps 1-3 s (drawn from a hash of the test, the role and the turn, so eve
 model time per test), and N tests marked ``goal`` + ``verify`` whose operator sets a new brightness level
 every turn on the simulated phone. Each setting runs as a subprocess on ``--artemis-device=sim:4`` in a
 user's environment (``userenv.py``: the dev-only plugins off; the loaded ones are printed), settings
-alternating within each round. The same sessions on N trivial tests give a session's fixed cost.
+alternating within each round. The same sessions on N trivial tests give a session's fixed cost. Each
+test records its xdist worker, so the busiest worker's summed test time shows what the split of whole
+tests over workers allows at best, apart from any session cost.
 """
 
 from __future__ import annotations
@@ -75,6 +77,11 @@ async def respond(request):
 @pytest.fixture
 def artemis_model():
     return ModelSet.uniform(ScriptedModel(respond))
+
+
+@pytest.fixture(autouse=True)
+def _worker(record_property):
+    record_property("bench.worker", os.environ.get("PYTEST_XDIST_WORKER", "main"))
 '''
 
 TEST = '''
@@ -95,8 +102,9 @@ def make_project(root: Path, tests: int) -> None:
         (project / "test_bench.py").write_text(textwrap.dedent(body))
 
 
-def run_pytest(root: Path, workers: int, args: argparse.Namespace, n: int) -> tuple[float, float, str]:
-    """(wall s, summed test time s, last summary line) of one subprocess session."""
+def run_pytest(root: Path, workers: int, args: argparse.Namespace, n: int) -> tuple[float, float, float, str]:
+    """(wall s, summed test time s, the busiest worker's summed test time s, last summary line) of one
+    subprocess session."""
     junit = root / f"junit-{workers}-{n}.xml"
     variables = {**env(), "BENCH_MIN_LATENCY": str(args.min_latency),
                  "BENCH_MAX_LATENCY": str(args.max_latency), "BENCH_TURNS": str(args.turns)}
@@ -109,8 +117,12 @@ def run_pytest(root: Path, workers: int, args: argparse.Namespace, n: int) -> tu
     if proc.returncode != 0:
         print(proc.stdout[-3000:], proc.stderr[-2000:], sep="\n")
         raise SystemExit(f"pytest -n {workers} failed ({proc.returncode}): {summary}")
-    summed = sum(float(tc.get("time", 0)) for tc in ET.parse(junit).getroot().iter("testcase"))
-    return wall, summed, summary
+    busy: dict[str, float] = {}
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        worker = next((p.get("value", "") for p in case.iter("property")
+                       if p.get("name") == "bench.worker"), "")
+        busy[worker] = busy.get(worker, 0.0) + float(case.get("time", 0))
+    return wall, sum(busy.values()), max(busy.values(), default=0.0), summary
 
 
 def main() -> int:
@@ -121,8 +133,8 @@ def main() -> int:
     parser.add_argument("--max-latency", type=float, default=3.0, help="longest model reply s (default 3)")
     parser.add_argument("--runs", type=int, default=1, help="rounds of all settings; medians (default 1)")
     args = parser.parse_args()
-    rows: dict[int, list[tuple[float, float, str]]] = {k: [] for k in WORKERS}
-    empty: dict[int, list[tuple[float, float, str]]] = {k: [] for k in WORKERS}
+    rows: dict[int, list[tuple[float, float, float, str]]] = {k: [] for k in WORKERS}
+    empty: dict[int, list[tuple[float, float, float, str]]] = {k: [] for k in WORKERS}
     with tempfile.TemporaryDirectory(prefix="artemis-bench-xdist-") as tmp:
         root = Path(tmp)
         make_project(root, args.tests)
@@ -135,11 +147,12 @@ def main() -> int:
           f"{args.max_latency:g} s/call, --artemis-device=sim:4, {os.cpu_count()} CPU cores, "
           f"{args.runs} round(s)")
     print(header)
-    print(f"{'project':<8} {'-n':>3} {'wall s':>7} {'sum of test times s':>19}  summary")
+    print(f"{'project':<8} {'-n':>3} {'wall s':>7} {'sum of test times s':>19} {'busiest worker s':>16}  "
+          "summary")
     for name, table in (("bench", rows), ("empty", empty)):
         for workers in WORKERS:
-            for wall, summed, summary in table[workers]:
-                print(f"{name:<8} {workers:>3} {wall:7.2f} {summed:19.2f}  {summary}")
+            for wall, summed, busiest, summary in table[workers]:
+                print(f"{name:<8} {workers:>3} {wall:7.2f} {summed:19.2f} {busiest:16.2f}  {summary}")
     one = statistics.median(r[0] for r in rows[1])
     print(f"{'measure (median)':<34} {'value':>7} {'target':>8}  verdict")
     for workers in WORKERS[1:]:
@@ -147,6 +160,11 @@ def main() -> int:
         target = TARGET_SHARE * workers
         print(f"{f'speed-up -n {workers} vs -n 1':<34} {speedup:6.2f}x {'>= ' + format(target, 'g'):>8}  "
               f"{'met' if speedup >= target else 'MISSED'}")
+    for workers in WORKERS:
+        wall, busiest = (statistics.median(r[k] for r in rows[workers]) for k in (0, 2))
+        print(f"-n {workers}: the busiest worker's tests took {busiest:.2f} s of the {wall:.2f} s wall "
+              f"({wall - busiest:.2f} s outside them: session start and end, scheduling); "
+              f"-n 1 wall / busiest worker = {one / busiest:.2f}x")
     fixed = ", ".join(f"-n {k} {statistics.median(r[0] for r in empty[k]):.2f} s" for k in WORKERS)
     print(f"session fixed cost (trivial tests): {fixed}")
     return 0
