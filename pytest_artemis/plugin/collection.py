@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from .state import MARKER_NAMES, probe_table_of, session_settings_of, spec_key
+from .state import MARKER_NAMES, probe_table_of, session_settings_of
 
 if TYPE_CHECKING:
     from _pytest.mark.structures import Mark
@@ -50,11 +50,11 @@ def build_probe_table(config: pytest.Config) -> ProbeTable:
 def artemis_marks(item: pytest.Item) -> list[Mark]:
     """The item's artemis marks, outer scopes (module, class) first, then the test's own decorators top
     to bottom (decorators are applied, and stored, bottom-up)."""
-    from pytest_artemis.spec.markers import MARKER_NAMES
+    from pytest_artemis.spec.marker_rules import MARKER_NAMES as SPEC_MARKERS
 
     marks: list[Mark] = []
     for node in item.listchain():
-        own = [m for m in node.own_markers if m.name in MARKER_NAMES]
+        own = [m for m in node.own_markers if m.name in SPEC_MARKERS]
         marks.extend(reversed(own) if node is item else own)
     return marks
 
@@ -94,26 +94,34 @@ def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | py
         # No artemis marker (at most the `artemis` fixture, whose spec is then None): nothing to validate,
         # so plain tests and marker-less artemis tests never load the spec layer or the settings model.
         return item
-    from pytest_artemis.contracts import UsageError
-    from pytest_artemis.spec.markers import MarkerError
+    from pytest_artemis.spec.marker_rules import MarkerProblem, check_marks
 
+    def check_probe(label: str, text: str, probe: object) -> None:
+        # Only a test that passes a probe gets here; its module imported the contracts already.
+        from pytest_artemis.spec.markers import probe_checker
+
+        probe_checker(probe_table_of(item.config))(label, text, probe)
+
+    # The marker rules in plain Python: the typed TaskSpec is built when the test runs (the `artemis`
+    # fixture), so collecting marked tests does not load the typed layer for them.
     try:
-        spec = item_spec(item)
-    except MarkerError as exc:
-        return InvalidMarkers.from_parent(collector, name=item.name, message=f"artemis marker error: {exc}")
-    if spec is not None and "artemis" not in getattr(item, "fixturenames", ()):
+        has_goal = check_marks(artemis_marks(item), check_probe)
+    except MarkerProblem as exc:
+        return InvalidMarkers.from_parent(collector, name=item.name,
+                                          message=f"artemis marker error: {item.nodeid}: {exc}")
+    if has_goal and "artemis" not in getattr(item, "fixturenames", ()):
         # A goal nobody runs would pass silently: the test must request the fixture that runs it.
         message = f"artemis marker error: {item.nodeid}: a goal marker, but the test does not request the " \
                   "`artemis` fixture that runs it (add an `artemis` argument)"
         return InvalidMarkers.from_parent(collector, name=item.name, message=message)
-    item.stash[spec_key] = spec
     if "artemis" not in names:
         return item  # no per-test settings: the session's, already valid, stand (settings not loaded)
+    from pytest_artemis.contracts import UsageError
+
     from .settings import item_settings, settings_marks
 
-    marks = settings_marks(item)
     try:
-        item_settings(session_settings_of(item.config), marks)
+        item_settings(session_settings_of(item.config), settings_marks(item))
     except UsageError as exc:
         return InvalidMarkers.from_parent(collector, name=item.name, message=f"artemis marker error: "
                                           f"{item.nodeid}: {exc}")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from .options import ArtemisOptions, options_key
-from .state import farm_of, probe_table_of, session_settings_of, settings_key, spec_key
+from .state import farm_of, probe_table_of, session_settings_of, settings_key
 
 if TYPE_CHECKING:
     from pytest_artemis.device.base import Device
@@ -132,7 +132,7 @@ def artemis(
     set_properties(item, {"artemis.device": artemis_device.serial})
     try:
         settings = item_settings(artemis_settings, settings_marks(item))
-        spec = item.stash[spec_key] if spec_key in item.stash else item_spec(item)
+        spec = item_spec(item)  # collection checked the marker rules; the typed spec is built here
     except UsageError as exc:
         pytest.fail(f"ERROR: {exc}", pytrace=False)
     item.stash[settings_key] = settings

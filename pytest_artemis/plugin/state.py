@@ -14,7 +14,6 @@ import pytest
 from .options import options_key
 
 if TYPE_CHECKING:
-    from pytest_artemis.contracts import TaskSpec
     from pytest_artemis.device.probe_table import ProbeTable
 
     from .lease import DeviceFarm
@@ -31,8 +30,6 @@ probe_table_key = pytest.StashKey["ProbeTable"]()
 """The session's probe table: the built-ins plus ``pytest_artemis_probe_specs`` kinds."""
 farm_key = pytest.StashKey["DeviceFarm"]()
 """This process's device farm (pool and lease)."""
-spec_key: pytest.StashKey[TaskSpec | None] = pytest.StashKey()
-"""The validated TaskSpec of an item (None: the item declares no goal)."""
 
 
 def session_settings_of(config: pytest.Config) -> RunSettings:

@@ -2,45 +2,50 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from pydantic import ValidationError
 
 from pytest_artemis.contracts import CheckItem, CheckKind, ProbeCheck, TaskSpec, UsageError
-from pytest_artemis.contracts.probe_outputs import PACKAGE_PATTERN
+
+from .marker_rules import (
+    MarkerProblem,
+    ProbeCheckFn,
+    check_args,
+    check_goal_args,
+    check_item_args,
+    check_marks,
+    duplicate_problem,
+    goal_args,
+)
 
 if TYPE_CHECKING:
     from _pytest.mark.structures import Mark
 
     from pytest_artemis.device.probe_table import ProbeTable
 
-MARKER_NAMES = ("goal", "verify", "assert_")
-_WHENS = ("complete", "end")
-
 
 class MarkerError(UsageError):
     """A test's artemis markers are wrong; the message starts with the test's node id."""
 
 
-def _goal_args(
-    text: str, *, app: str | None = None, max_steps: int | None = None
-) -> tuple[str, str | None, int | None]:
-    return text, app, max_steps
+def probe_checker(table: ProbeTable | None) -> ProbeCheckFn:
+    """The probe rule: a ProbeCheck from ``pytest_artemis.probes``, accepted by ``table`` (when given)."""
 
+    def check(label: str, text: str, probe: object) -> None:
+        if not isinstance(probe, ProbeCheck):
+            raise MarkerProblem(f"{label}({text!r}): probe= must be a probe check from "
+                                f"pytest_artemis.probes, got {type(probe).__name__}")
+        if table is not None:
+            from pytest_artemis.probes import validate_check
 
-def _check_args(
-    text: str, *, when: str = "complete", subgoal: str | None = None, probe: ProbeCheck | None = None,
-    visual: bool = False,
-) -> tuple[str, str, str | None, ProbeCheck | None, bool]:
-    return text, when, subgoal, probe, visual
+            try:
+                validate_check(probe, table)
+            except UsageError as exc:
+                raise MarkerProblem(str(exc)) from None
 
-
-def _text(value: object, what: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise UsageError(f"{what} needs a non-empty text, got {value!r}")
-    return value.strip()
+    return check
 
 
 def check_item(
@@ -59,24 +64,10 @@ def check_item(
     session's table when the run starts (``artemis.run``), since plugin kinds are only known there.
     """
     label = "assert_" if kind == "assert" else kind
-    text = _text(text, label)
-    if when not in _WHENS:
-        raise UsageError(f"{label}({text!r}): when={when!r} is not one of {', '.join(_WHENS)}")
-    if subgoal is not None and (not isinstance(subgoal, str) or not subgoal.strip()):
-        raise UsageError(f"{label}({text!r}): subgoal= must be a non-empty string, got {subgoal!r}")
-    if probe is not None:
-        if not isinstance(probe, ProbeCheck):
-            raise UsageError(f"{label}({text!r}): probe= must be a probe check from pytest_artemis.probes, "
-                             f"got {type(probe).__name__}")
-        if table is not None:
-            from pytest_artemis.probes import validate_check
-
-            validate_check(probe, table)
-    if not isinstance(visual, bool):
-        raise UsageError(f"{label}({text!r}): visual= must be True or False, got {visual!r}")
-    if visual and probe is not None:
-        raise UsageError(f"{label}({text!r}): visual=True is for checks the checker judges; a probe check "
-                         "is read from the device")
+    try:
+        text = check_item_args(label, text, when, subgoal, probe, visual, probe_checker(table))
+    except MarkerProblem as exc:
+        raise UsageError(str(exc)) from None
     return CheckItem(kind=kind, text=text, when="end" if when == "end" else "complete", subgoal_hint=subgoal,
                      probe=probe, visual=visual)
 
@@ -98,19 +89,16 @@ def build_spec(
     test_id: str = "",
 ) -> TaskSpec:
     """A TaskSpec from a goal and check items; duplicate items are a usage error."""
-    goal = _text(goal, "goal")
-    if app is not None and (not isinstance(app, str) or not re.fullmatch(PACKAGE_PATTERN, app)):
-        raise UsageError(f"goal: app= must be an Android package name like com.example.app, got {app!r}")
-    if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int)
-                                  or max_steps < 1):
-        raise UsageError(f"goal: max_steps= must be a positive int, got {max_steps!r}")
-    seen: set[str] = set()
+    try:
+        goal = check_goal_args(goal, app, max_steps)
+    except MarkerProblem as exc:
+        raise UsageError(str(exc)) from None
     for item in checks:
         if not isinstance(item, CheckItem):
             raise UsageError(f"checks must be verify(...)/assert_(...) items, got {type(item).__name__}")
-        if item.key in seen:
-            raise UsageError(f"the check {item.text!r} ({item.kind}, when={item.when}) is declared twice")
-        seen.add(item.key)
+    problem = duplicate_problem([(item.kind, item.when, item.text) for item in checks])
+    if problem:
+        raise UsageError(problem)
     try:
         return TaskSpec(goal=goal, app=app, max_steps=max_steps, checks=tuple(checks), test_id=test_id)
     except ValidationError as exc:
@@ -137,27 +125,19 @@ def _spec(test_id: str, marks: Sequence[Mark], table: ProbeTable | None) -> Task
         from pytest_artemis.device.probe_table import builtin_probes
 
         table = builtin_probes()
-    goals = [m for m in marks if m.name == "goal"]
-    checks = [_item(m, table) for m in marks if m.name in ("verify", "assert_")]
-    if not goals:
-        if checks:
-            raise UsageError("verify/assert_ markers without a goal marker (add @pytest.mark.goal(...))")
-        return None
-    if len(goals) > 1:
-        texts = ", ".join(repr(g.args[0]) if g.args else "?" for g in goals)
-        raise UsageError(f"{len(goals)} goal markers ({texts}); a test has exactly one goal")
     try:
-        goal, app, max_steps = _goal_args(*goals[0].args, **goals[0].kwargs)
-    except TypeError as exc:
-        raise UsageError(f"goal marker: {str(exc).replace('_goal_args()', 'goal()')}") from None
+        if not check_marks(marks, probe_checker(table)):
+            return None
+    except MarkerProblem as exc:
+        raise UsageError(str(exc)) from None
+    goal, app, max_steps = goal_args(next(m for m in marks if m.name == "goal"))
+    checks = [_item(m, table) for m in marks if m.name in ("verify", "assert_")]
     return build_spec(goal, checks, app=app, max_steps=max_steps, test_id=test_id)
 
 
 def _item(mark: Mark, table: ProbeTable | None) -> CheckItem:
     kind: CheckKind = "assert" if mark.name == "assert_" else "verify"
-    try:
-        text, when, subgoal, probe, visual = _check_args(*mark.args, **mark.kwargs)
-    except TypeError as exc:
-        message = str(exc).replace("_check_args()", mark.name + "()")
-        raise UsageError(f"{mark.name} marker: {message}") from None
-    return check_item(kind, text, when=when, subgoal=subgoal, probe=probe, table=table, visual=visual)
+    text, when, subgoal, probe, visual = check_args(mark)
+    # check_marks has accepted the marks: the probe is a ProbeCheck or None
+    return check_item(kind, text, when=when, subgoal=subgoal, probe=cast("ProbeCheck | None", probe),
+                      table=table, visual=visual)

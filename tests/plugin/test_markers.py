@@ -103,7 +103,7 @@ def test_valid_markers_and_strict_markers_are_clean(suite):
 def test_spec_built_in_declaration_order(suite):
     suite.makepyfile(test_order='''
         import pytest
-        from pytest_artemis.plugin.collection import spec_key
+        from pytest_artemis.plugin.collection import item_spec
 
         pytestmark = pytest.mark.verify("module level")
 
@@ -111,7 +111,7 @@ def test_spec_built_in_declaration_order(suite):
         @pytest.mark.verify("first")
         @pytest.mark.assert_("second", when="end")
         def test_it(request, artemis):
-            spec = request.node.stash[spec_key]
+            spec = item_spec(request.node)
             assert [c.text for c in spec.checks] == ["module level", "first", "second"]
             assert spec.app is None and spec.max_steps == 7
             assert spec.test_id == request.node.nodeid
