@@ -5,9 +5,10 @@ artemis tests pays for the plugin.
 
 Import: ``python -X importtime -c "import pytest_artemis.plugin"``; the total is the sum of the top-level
 cumulative times, split into what ``pytest`` itself costs and what the plugin adds on top (``-c "import
-pytest; import pytest_artemis.plugin"``, lines after pytest's). Collection: three projects with the same
+pytest; import pytest_artemis.plugin"``, lines after pytest's). Collection: projects with the same
 test functions (each takes the ``artemis`` fixture): marked with goal/verify/assert_ (two probe checks),
-plugin on; the same marked project with ``-p no:artemis`` (what the test modules' own import of
+plugin on; the same markers with text checks only (the test modules import nothing of artemis); the
+same marked project with ``-p no:artemis`` (what the test modules' own import of
 ``pytest_artemis.probes`` costs without the plugin); unmarked with ``-p no:artemis``; unmarked with the
 plugin on. Every measurement is repeated
 ``--repeats`` times, interleaved, and medians are reported (the machine is noisy); the CPU time of each
@@ -46,6 +47,14 @@ MARKED = '''
 def test_case_{n}(artemis):
     assert artemis is not None
 '''
+MARKED_TEXT = '''
+@pytest.mark.goal("Turn on Wi-Fi number {n} in Settings", app="com.android.settings")
+@pytest.mark.verify("Wi-Fi is on")
+@pytest.mark.verify("An alarm is set")
+@pytest.mark.assert_("No crash dialog appears", when="end")
+def test_case_{n}(artemis):
+    assert artemis is not None
+'''
 UNMARKED = '''
 def test_case_{n}(artemis):
     assert artemis is not None
@@ -77,6 +86,7 @@ def import_times() -> tuple[float, float, list[tuple[int, int, str]]]:
 def make_projects(root: Path, tests: int, per_file: int = 20) -> dict[str, Path]:
     projects = {}
     for name, template, head in (("marked", MARKED, "import pytest\nfrom pytest_artemis import probes\n"),
+                                 ("marked_text", MARKED_TEXT, "import pytest\n"),
                                  ("unmarked", UNMARKED, ""), ("plain", PLAIN, "")):
         project = root / name
         project.mkdir()
@@ -120,7 +130,7 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=7, help="interleaved repeats; medians (default 7)")
     args = parser.parse_args()
     imports: list[tuple[float, float, list[tuple[int, int, str]]]] = []
-    labels = ("marked", "marked, no plugin", "plain", "unmarked+plugin", "unused, plugin on",
+    labels = ("marked", "marked, no plugin", "marked text", "plain", "unmarked+plugin", "unused, plugin on",
               "unused, -p no:artemis")
     walls: dict[str, list[float]] = {k: [] for k in labels}
     cpus: dict[str, list[float]] = {k: [] for k in labels}
@@ -131,6 +141,7 @@ def main() -> int:
             imports.append(import_times())
             for label, project, extra in (("marked", projects["marked"], ()),
                                           ("marked, no plugin", projects["marked"], ("-p", "no:artemis")),
+                                          ("marked text", projects["marked_text"], ()),
                                           ("plain", projects["unmarked"], ("-p", "no:artemis")),
                                           ("unmarked+plugin", projects["unmarked"], ())):
                 wall, cpu, summaries[label] = collect(project, *extra)
@@ -153,6 +164,7 @@ def main() -> int:
     title = f"collect-only, {args.tests} tests"
     print(f"{title:<44} {'median s':>8} {'min s':>6} {'max s':>6} {'CPU s':>6}  summary")
     for label, title in (("marked", "marked, plugin on"), ("marked, no plugin", "marked, -p no:artemis"),
+                         ("marked text", "marked, text checks only, plugin on"),
                          ("plain", "unmarked, -p no:artemis (plain pytest)"),
                          ("unmarked+plugin", "unmarked, plugin on")):
         w = walls[label]
@@ -182,6 +194,8 @@ def main() -> int:
     for label, value, target, unit in (
             ("collect-only marked / plain", ratio, COLLECT_TARGET, "x"),
             ("  the same in CPU time", cpu_m / cpu_p, COLLECT_TARGET, "x"),
+            ("marked, text checks only / plain, CPU", statistics.median(cpus["marked text"]) / cpu_p,
+             COLLECT_TARGET, "x"),
             ("plugin cost to a session not using it", cost, UNUSED_TARGET_S, "s"),
             ("  the same in CPU time", cpu_cost, UNUSED_TARGET_S, "s")):
         print(f"{label:<44} {value:7.3f}{unit} {'<= ' + format(target, 'g'):>8}  "
