@@ -21,16 +21,17 @@ from pathlib import Path
 os.environ.setdefault("ADBUTILS_ADB_PATH", "/bin/true")
 os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
 
-from pytest_artemis.agents.schemas import CheckReport, ModelVerdict, OperatorDecision, PlanReply  # noqa: E402
+from pytest_artemis.agents.schemas import OperatorDecision, PlanReply  # noqa: E402
 from pytest_artemis.contracts import CheckItem, Finish, Key, RunOutcome, Tap, TaskSpec  # noqa: E402
 from pytest_artemis.device import AdbDevice  # noqa: E402
 from pytest_artemis.engine import RunConfig, run_task  # noqa: E402
 from pytest_artemis.models import ModelSet  # noqa: E402
 from pytest_artemis.sim import SimServer  # noqa: E402
 from pytest_artemis.store.journal import RunHeader, RunJournal  # noqa: E402
-from pytest_artemis.testing import ScriptedModel, ScriptedRequest  # noqa: E402
+from pytest_artemis.testing import HonestChecker, ScriptedModel, ScriptedRequest, on_screen  # noqa: E402
 
 SETTINGS = "com.android.settings"
+CHECKER = HonestChecker(goal=on_screen("Brightness level"))
 
 
 class TimedDevice:
@@ -105,11 +106,7 @@ class Script:
         if request.role == "planner":
             return PlanReply(plan=self.plan())
         if request.role == "checker":
-            return CheckReport(verdicts=[
-                ModelVerdict(item=item.text, status="passed",
-                             evidence=f"step screenshots show the Display page and the brightness level; "
-                                      f"{len(request.history)} step summaries were given")
-                for item in request.checks])
+            return CHECKER(request)  # every verdict cites a recorded screen, as a real checker's must
         turn = request.turn
         if turn >= self.steps:
             plan = request.plan.replace("- [ ]", "- [x]").replace("- [/]", "- [x]")
@@ -143,7 +140,7 @@ class Script:
 
 def checks_for(subgoals: int) -> tuple[CheckItem, ...]:
     """One model-judged verify item per subgoal (placed on it by its hint)."""
-    return tuple(CheckItem(kind="verify", text=f"The brightness level changed while reviewing page {i + 1}",
+    return tuple(CheckItem(kind="verify", text=f"'Brightness level' is shown while reviewing page {i + 1}",
                            subgoal_hint=name) for i, name in enumerate(subgoal_names(subgoals)))
 
 
