@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -12,6 +11,7 @@ from pytest_artemis.device.probe_table import ProbeTable
 from pytest_artemis.models import CallLog, ChatMessage, ImagePart, Model, RequestContext
 
 from .prompts import checker_system, join
+from .prose import undermined
 from .schemas import CheckReport, CitationClaim, ModelVerdict, ToolName, ToolRequest
 
 Entry = Literal["checkpoint", "final"]
@@ -105,37 +105,16 @@ class CheckRequest:
     """The recorded screens shown to the checker as citable (their listings are in the request)."""
 
 
-# Words by which a checker says it is not sure. A ``passed``/``failed`` that says them undermines itself.
-_HEDGE = re.compile(
-    r"\b(probably|presumably|(un)?likely|maybe|perhaps|might|seems?|seemingly|apparently|assum(e|ed|ing)|"
-    r"i (think|believe|guess|suppose)|not (sure|certain|clear|confirmed|verified)|unclear|uncertain|"
-    r"unconfirmed|unverified|(cannot|can't|can not|could not|couldn't) be (confirmed|verified|determined)|"
-    r"(cannot|can't|can not|could not|couldn't|unable to) "
-    r"(confirm|verify|tell|determine|be sure|see whether))\b",
-    re.IGNORECASE)
-
-
-_QUOTED = re.compile(r"(?<!\w)'[^']*'(?!\w)|\"[^\"]*\"|\u2018[^\u2019]*\u2019|\u201c[^\u201d]*\u201d")
-
-
-def hedge(evidence: str) -> str:
-    """The first word in ``evidence`` by which the checker says it is not sure ('' when none); quoted
-    on-screen text ("the dialog reads 'This might take a while'") is not the checker's own word."""
-    found = _HEDGE.search(_QUOTED.sub(" ", evidence))
-    return found.group(0) if found else ""
-
-
 def apply_rules(item: CheckItem, verdict: ModelVerdict | None) -> Assessment:
     """The code rules before grounding: no verdict for the item → inconclusive; a ``passed`` or
-    ``failed`` whose own evidence hedges ("probably", "cannot confirm") → inconclusive. Whether a
-    verdict that survives stands is decided by its citation (grounded by the engine): prose can weaken a
-    verdict, never make one."""
+    ``failed`` whose own evidence undermines it (it hedges, or a pass says the opposite) → inconclusive.
+    Whether a verdict that survives stands is decided by its citation (grounded by the engine): prose can
+    take a verdict away, never make one."""
     if verdict is None:
         return Assessment(item, "inconclusive", "", reason="the checker gave no verdict for this item")
-    said = hedge(verdict.evidence) if verdict.status in ("passed", "failed") else ""
-    if said:
+    if why := undermined(item.text, verdict.status, verdict.evidence):
         return Assessment(item, "inconclusive", verdict.evidence, verdict.suggestion, claim=verdict.citation,
-                          reason=f"{verdict.status}, but the checker is not sure: its evidence says {said!r}")
+                          reason=why)
     return Assessment(item, verdict.status, verdict.evidence, verdict.suggestion, claim=verdict.citation)
 
 

@@ -72,14 +72,18 @@ def undoer(request: ScriptedRequest) -> OperatorDecision:
 
 
 def doer(request: ScriptedRequest) -> OperatorDecision:
-    """Really turns Wi-Fi on, then claims the goal with every subgoal ticked."""
+    """Really turns Wi-Fi on in this run (off first, if an earlier test left it on), then claims the goal
+    with every subgoal ticked."""
     screen = request.screen
     assert screen is not None
     switch = screen.find(resource_id="switch_widget")
-    if switch is not None and switch.text == "ON":
+    if switch is None:
+        return undoer(request)
+    turned_on = any("'OFF'" in line for line in request.history)  # a tap on the switch reading OFF
+    if switch.text == "ON" and turned_on:
         return OperatorDecision(decision="done", actions=[Finish(summary="Wi-Fi is on")],
                                 plan=mark_done(request.plan))
-    return undoer(request)
+    return OperatorDecision(decision="toggle", actions=[Tap(element=switch.index)])
 
 
 def tidy_undoer(request: ScriptedRequest) -> OperatorDecision:
@@ -125,6 +129,8 @@ def checker(kind: str, request: ScriptedRequest) -> CheckReport:
     if kind == "reads_typed":
         final = CitationClaim(screen="final", quote=TYPED)
         return all_pass(request, final if request.entry == "final" else cite(request))
+    if kind == "opposite":
+        return all_pass(request, cite(request), "The Wi-Fi switch is not on: the screen was never changed")
     if kind == "unsure":
         return all_pass(request, cite(request), "The switch probably reads ON, though I cannot confirm it")
     if kind == "stale":

@@ -41,6 +41,7 @@ CASES = {
 HEDGING = {
     # the same honest operator and the same real citation: only the checker's own words differ
     "unsure_checker": ("doer", "unsure", "", "UNCHECKED"),
+    "opposite_checker": ("doer", "opposite", "", "UNCHECKED"),
     "sure_checker": ("doer", "credulous", "", "PASSED"),
 }
 
@@ -89,7 +90,7 @@ def test_no_adversary_passes(project):
     assert "actions_refused" in first.flags
 
 
-def test_a_checker_that_is_not_sure_does_not_pass(project):
+def test_a_checker_whose_own_words_undermine_its_pass_does_not_pass(project):
     _write(project, HEDGING)
     matrix = run_matrix(project)
     for name, (_, _, _, word) in HEDGING.items():
@@ -97,6 +98,9 @@ def test_a_checker_that_is_not_sure_does_not_pass(project):
     (unsure,) = [v for v in matrix.journal("test_unsure_checker").verdicts if v.kind == "goal"]
     assert unsure.status == "inconclusive" and unsure.citation is not None and unsure.citation.found
     assert "passed, but the checker is not sure: its evidence says 'probably'" in unsure.reason
+    (opposite,) = [v for v in matrix.journal("test_opposite_checker").verdicts if v.kind == "goal"]
+    assert opposite.status == "inconclusive"
+    assert "its own evidence says otherwise: 'is not on'" in opposite.reason
 
 
 TYPIST = '''

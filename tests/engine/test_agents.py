@@ -11,11 +11,11 @@ from pytest_artemis.agents.checker import (
     CheckRequest,
     apply_rules,
     checker_tools,
-    hedge,
     match_verdicts,
     may_proceed,
 )
 from pytest_artemis.agents.prompts import Scenario, checker_system, operator_system, planner_system
+from pytest_artemis.agents.prose import hedge
 from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, ToolRequest
 from pytest_artemis.contracts import CheckItem
 from pytest_artemis.device.probe_table import ProbeKind, builtin_probes
@@ -66,6 +66,27 @@ def test_conflicting_verdicts_for_one_item_are_all_kept_inconclusive():
     assert [(j.item.kind, j.status, j.evidence) for j in judged] == [
         ("verify", "inconclusive", "a"), ("verify", "inconclusive", "b"), ("assert", "passed", "c")]
     assert all("conflicting verdicts in one reply (passed vs failed)" in j.reason for j in judged[:2])
+
+
+@pytest.mark.parametrize(("item", "evidence", "said"), [
+    (VERIFY.text, "7:30 AM is not shown in the alarm list", "is not shown"),
+    (VERIFY.text, "The alarm was never saved", "never saved"),
+    (VERIFY.text, "The list doesn't contain 7:30 AM", "doesn't contain"),
+    (VERIFY.text, "The list shows 7:30 AM (element 5)", ""),
+    (VERIFY.text, "The list reads 'Not scheduled' under 7:30 AM", ""),  # quoted screen text
+    ("No 'keeps stopping' dialog appears", "No dialog is shown: it is not visible", ""),  # an absence
+])
+def test_a_pass_whose_own_evidence_says_the_opposite_is_inconclusive(item, evidence, said):
+    check = CheckItem(kind="verify", text=item)
+    judged = apply_rules(check, ModelVerdict(item=item, status="passed", evidence=evidence,
+                                             citation=CitationClaim(step=4, quote="7:30 AM")))
+    if said:
+        assert judged.status == "inconclusive"
+        assert judged.reason == f"passed, but its own evidence says otherwise: {said!r}"
+    else:
+        assert (judged.status, judged.reason) == ("passed", "")
+    failed = apply_rules(check, ModelVerdict(item=item, status="failed", evidence=evidence))
+    assert failed.status == "failed"  # a failure in negative words is just a failure
 
 
 def test_proceed_is_computed_from_verdicts_never_from_the_model():

@@ -1,0 +1,60 @@
+"""What a checker's own words can take away from its verdict: a ``passed`` or ``failed`` whose evidence
+says the checker is not sure, or a ``passed`` whose evidence says the item does not hold, is not a
+verdict at all. Prose only ever weakens: no wording makes a verdict stand (its citation does)."""
+
+from __future__ import annotations
+
+import re
+
+_HEDGE = re.compile(
+    r"\b(probably|presumably|(un)?likely|maybe|perhaps|might|seems?|seemingly|apparently|assum(e|ed|ing)|"
+    r"i (think|believe|guess|suppose)|not (sure|certain|clear|confirmed|verified)|unclear|uncertain|"
+    r"unconfirmed|unverified|(cannot|can't|can not|could not|couldn't) be (confirmed|verified|determined)|"
+    r"(cannot|can't|can not|could not|couldn't|unable to) "
+    r"(confirm|verify|tell|determine|be sure|see whether))\b",
+    re.IGNORECASE)
+
+_SHOWN = r"(shown|visible|displayed|present|found|listed|set|saved|enabled|checked|on|there)"
+_SHOW = r"(show|appear|exist|contain|display|list|match|work|change|save|turn)"
+_OPPOSITE = re.compile(
+    rf"\b(not {_SHOWN}|no longer|"
+    rf"(does|did|do|is|was|were|has|have|had)(n't| not) (been )?({_SHOW}|{_SHOWN})\w*|"
+    r"never (appeared|appears|showed|shown|happened|saved|set|changed)|failed to|nowhere|missing|absent)\b",
+    re.IGNORECASE)
+
+# An item about an absence ("No 'keeps stopping' dialog appears") is confirmed in negative words.
+_ABSENCE = re.compile(r"^\s*(no|never|none|nothing)\b|\b(not|never|doesn't|does not|without|no longer)\b",
+                      re.IGNORECASE)
+
+_QUOTED = re.compile(r"(?<!\w)'[^']*'(?!\w)|\"[^\"]*\"|\u2018[^\u2019]*\u2019|\u201c[^\u201d]*\u201d")
+
+
+def _own_words(evidence: str) -> str:
+    """The evidence without the on-screen text it quotes ("the dialog reads 'This might take a while'")."""
+    return _QUOTED.sub(" ", evidence)
+
+
+def hedge(evidence: str) -> str:
+    """The first words in ``evidence`` by which the checker says it is not sure ('' when none)."""
+    found = _HEDGE.search(_own_words(evidence))
+    return found.group(0) if found else ""
+
+
+def opposite(item_text: str, evidence: str) -> str:
+    """The first words in ``evidence`` that say an item about a presence does not hold ('' when none, and
+    always for an item about an absence, which is confirmed in such words)."""
+    if _ABSENCE.search(_own_words(item_text)):
+        return ""
+    found = _OPPOSITE.search(_own_words(evidence))
+    return found.group(0) if found else ""
+
+
+def undermined(item_text: str, status: str, evidence: str) -> str:
+    """Why the checker's own evidence takes its ``passed``/``failed`` away ('' when it does not)."""
+    if status not in ("passed", "failed"):
+        return ""
+    if said := hedge(evidence):
+        return f"{status}, but the checker is not sure: its evidence says {said!r}"
+    if status == "passed" and (said := opposite(item_text, evidence)):
+        return f"passed, but its own evidence says otherwise: {said!r}"
+    return ""
