@@ -6,8 +6,10 @@ replays. Every model call — planner, operator and checker — answers after a 
 ``--min-latency``..``--max-latency`` seconds (default 1–3 s) and is charged the tokens a real provider
 would count for it (about 4 characters a token for text, a flat ``--image-tokens`` per screenshot), so
 the operator-token column is what replay saves. Checker calls still happen on replay (verdicts are
-never replayed): they are the floor of a replayed run. Prints one row per test and the totals; targets:
-≥ 5× faster per run and 0 operator tokens on replay. No assertions: the figures are the result.
+never replayed), and so does the OCR of the screenshots (``artemis_ocr`` in the examples' ini): with
+the rest of the runs' checking, they are the floor of a replayed run (see docs/replay.md). Prints one
+row per test and the totals; targets: ≥ 5× faster per run and 0 operator tokens on replay. No
+assertions: the figures are the result.
 
     python benchmarks/bench_replay.py [--min-latency 1] [--max-latency 3] [--image-tokens 765]
 """
