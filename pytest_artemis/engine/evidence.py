@@ -18,6 +18,16 @@ from .grounding import ProbeOutput, Window
 from .state import RunProgress, RunServices
 
 
+async def final_screen(svc: RunServices) -> tuple[EvidenceScreen, ImagePart]:
+    """The device screen now, recorded as a final screen a verdict may cite, and its image for the model."""
+    screen = await asyncio.to_thread(perceive, svc.device, ocr=svc.ocr,
+                                     image_max_side=svc.config.image_max_side)
+    svc.journal.put_screen(screen.capture.png)
+    svc.screens.record_final(screen.view, ocr_done=True)
+    image = await asyncio.to_thread(screen.model_image, svc.config.image_max_side)
+    return EvidenceScreen(step=None, screen="final", view=screen.view), ImagePart(image)
+
+
 class RunEvidence:
     """Serves the checker's tools from the run's records, never past its window; nothing here can act on
     the device. One per judgement: it remembers the probes it ran, which that judgement may cite."""
@@ -73,14 +83,8 @@ class RunEvidence:
 
     async def live_screen(self) -> tuple[str, ImagePart | None]:
         """The device screen now (final entry only); it is recorded as a final screen a verdict may cite."""
-        svc = self._svc
-        screen = await asyncio.to_thread(perceive, svc.device, ocr=svc.ocr,
-                                         image_max_side=svc.config.image_max_side)
-        svc.journal.put_screen(screen.capture.png)
-        svc.screens.record_final(screen.view, ocr_done=True)
-        image = await asyncio.to_thread(screen.model_image, svc.config.image_max_side)
-        final = EvidenceScreen(step=None, screen="final", view=screen.view)
-        return screen_listing(final), ImagePart(image)
+        final, image = await final_screen(self._svc)
+        return screen_listing(final), image
 
     async def screens(self, step: int, which: tuple[ScreenWhich, ...]) -> list[EvidenceScreen | None]:
         """The recorded screens of one step inside the window (OCR, when on, runs off the event loop)."""

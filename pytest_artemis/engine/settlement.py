@@ -6,15 +6,13 @@ import asyncio
 import time
 from collections.abc import Sequence
 
-from pytest_artemis.contracts import ArtemisError, CheckItem, CheckVerdict, EvidenceScreen
-from pytest_artemis.device.perception import perceive
-from pytest_artemis.models import ImagePart
+from pytest_artemis.contracts import ArtemisError, CheckItem, CheckVerdict
 from pytest_artemis.plan import normalize_text
 
 from .checkpoints import CheckpointScheduler
 from .context import recent_history
 from .effects import AddFinding, Effect, FinalCheck, Record, Reopen, SendBack, apply
-from .evidence import RunEvidence
+from .evidence import RunEvidence, final_screen
 from .findings import FindingKey, finding_text
 from .grounding import Window
 from .harvest import harvest_effects
@@ -138,20 +136,16 @@ async def final_check(
         if item.probe is not None:
             verdicts.append(await probe_verdict(svc, item, attempt_id=attempt_id, checkpoint_id=FINAL,
                                                 anchor_step=len(run.steps) or None))
-    screen = await asyncio.to_thread(perceive, svc.device, ocr=svc.ocr,
-                                     image_max_side=svc.config.image_max_side)
-    svc.journal.put_screen(screen.capture.png)
-    svc.screens.record_final(screen.view, ocr_done=True)
-    image = ImagePart(await asyncio.to_thread(screen.model_image, svc.config.image_max_side))
+    final, image = await final_screen(svc)
     last = len(run.steps)
     window = Window.over(run.steps, final=True)
     screens = [s for s in await RunEvidence(svc, run, window).screens(last, ("pre", "post")) if s is not None]
-    screens.append(EvidenceScreen(step=None, screen="final", view=screen.view))
+    screens.append(final)
     judged, unmet = await model_verdicts(
         svc, run, [i for i in end_items if i.probe is None] + [svc.goal_item], window=window,
         attempt_id=attempt_id, checkpoint_id=FINAL, anchor_step=last or None,
         history=recent_history(svc, run),
-        images=(image,), screen=screen.view, screens=tuple(screens),
+        images=(image,), screen=final.view, screens=tuple(screens),
         note=_ledger_note(run) + "\nThe final screen is attached.",
     )
     return verdicts + judged, unmet
