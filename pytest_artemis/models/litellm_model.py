@@ -103,6 +103,11 @@ class LiteLLMModel:
         self.output_cost_per_token = output_cost_per_token
         self.temperature = temperature
 
+    def load(self) -> None:
+        """Import the provider library now (seconds on a cold start), so that no run's time budget or
+        first call pays for it."""
+        _litellm()
+
     def __repr__(self) -> str:
         # The API key is deliberately absent.
         return f"LiteLLMModel({self.name!r}, api_base={self.api_base!r}, stream={self.stream})"

@@ -125,6 +125,7 @@ def run_for_item(
     if refusal is not None:
         set_properties(item, {"artemis.infra": "model/ProviderNotCalled"})
         raise ArtemisOutcome(refusal, pytrace=False)
+    _load(models)
     config = settings.run_config(run_deadline(item, settings.time_budget))
     redactor = Redactor.from_environment()
     redactor.add(options.api_key)
@@ -167,6 +168,15 @@ def run_for_item(
     item.config.hook.pytest_artemis_run_finish(item=item, outcome=outcome, artifacts=journal.dir,
                                                word=ruling.word)
     return result
+
+
+def _load(models: ModelSet) -> None:
+    """The provider library is imported before the run's clock starts (not by its first model call)."""
+    from pytest_artemis.models import LiteLLMModel
+
+    for model in (models.planner, models.operator, models.checker):
+        if isinstance(model, LiteLLMModel):
+            model.load()
 
 
 def _record_crash(

@@ -173,3 +173,22 @@ def test_a_hard_timeout_during_a_model_call_closes_the_journal_with_the_reason(p
     written = "".join(p.read_text(errors="replace") for p in Path(record.dir).rglob("*") if p.is_file())
     everything = result.stdout.str() + result.stderr.str() + (project.path / "junit.xml").read_text()
     assert "sk-SENTINEL-0123456789" not in everything + written
+
+
+def test_the_provider_library_is_loaded_before_the_runs_clock_starts(project, server):
+    """A cold import of litellm takes seconds: paid before the run, it cannot eat a tight time budget."""
+    project.makeconftest('''
+import sys
+
+
+def pytest_artemis_run_start(item, spec, device, artifacts):
+    (artifacts / "litellm-loaded").write_text(str("litellm" in sys.modules))
+''')
+    server.script(Reply(content="{}", delay_s=30))
+    result = project.runpytest_subprocess(
+        "--artemis-device=sim", "--artemis-model=openai/test-model", f"--artemis-api-base={server.api_base}",
+        "--artemis-api-key=sk-test-0123456789", "--artemis-time-budget=2", "-k", "first",
+        "-p", "no:cacheprovider")
+    assert result.ret == 1
+    (marker,) = (project.path / ".artemis").rglob("litellm-loaded")
+    assert marker.read_text() == "True"  # in a fresh process, so the plugin itself imported it
