@@ -75,7 +75,9 @@ class RapidOcrEngine:
         except ImportError as exc:
             raise OcrUnavailable("rapidocr OCR needs `pip install rapidocr onnxruntime` "
                                  "(the pytest-artemis[ocr] extra)") from exc
-        self._engine = RapidOCR(params={"Global.log_level": "critical"})
+        # A screenshot's text is upright: the text-direction classifier only adds misreads (it turned
+        # "Off" into "HO" and "9:00" into "00:6" on the simulated phone's screens).
+        self._engine = RapidOCR(params={"Global.log_level": "critical", "Global.use_cls": False})
         self._min_score = min_score
         self._max_side = max_side
 

@@ -126,3 +126,12 @@ def test_ocr_fusion_finds_the_toast_on_a_simulated_screenshot(device: AdbDevice,
     # Text the hierarchy already has is not duplicated by OCR.
     assert not [e for e in ocr if e.text.replace(" ", "") in ("7:30AM", "8:30AM", "Alarm")]
     assert [e.index for e in screen.view.elements] == list(range(len(screen.view.elements)))
+
+
+def test_ocr_reads_upright_screen_text_as_written(rapidocr) -> None:
+    from pytest_artemis.sim.gallery import render
+
+    settings = [w.text for w in rapidocr.read(render("sim-settings", width=1080, height=2400))]
+    network = [w.text for w in rapidocr.read(render("sim-settings-network", width=1080, height=2400))]
+    assert "9:00" in settings and "00:6" not in settings
+    assert "Off" in network and "HO" not in network  # a switch's state, not a turned-over misread
