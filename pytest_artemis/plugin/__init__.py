@@ -17,6 +17,7 @@ from .junit_xml import JunitShaper
 from .options import ArtemisOptions, add_options, options_key, resolve_config
 from .replay_summary import ReplaySummary
 from .reports import Reports
+from .rewrite import skip_assertion_rewriting
 from .state import farm_key, farm_of, probe_table_of, session_settings_of
 from .summary import TerminalSummary
 
@@ -58,6 +59,7 @@ _LAZY = {"Artemis": "result", "RunResult": "runner", "RunSettings": "settings"}
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     from pytest_artemis import hookspecs
 
+    skip_assertion_rewriting(pluginmanager)  # the earliest hook: before the engine and contracts load
     pluginmanager.add_hookspecs(hookspecs)
 
 
