@@ -142,7 +142,8 @@ no step needed) and then one of:
 - `element`: its [index] in that screen's listing, with the `attribute` you rely on ("checked=true",
   "text=7:30 AM") or a `quote` of its text;
 - `probe`: the kind of a probe you ran in this judgement, with a `quote` of its output;
-- `visual`: true, only for items marked "visual judgement accepted" (a colour, an image)."""
+- `visual`: true, only for items marked "visual judgement accepted" (a colour, an image).
+Text the operator typed into an input field is its own input: it cannot show a pass."""
 
 _CHECKER_VERIFY = """\
 `verify` items are completion criteria: "failed" reopens the subgoal for repair, so add a short
@@ -161,8 +162,10 @@ screen is not evidence here."""
 
 _CHECKER_FINAL = """\
 You judge at the end of the run, against the user's original goal (not the plan's wording). `@end`
-items are judged on the final state (the current screen is attached). Also list in `unmet_subgoals`,
-verbatim, every plan subgoal that the final state shows is not actually achieved for the goal."""
+items and the goal are judged on the final state (the current screen is attached): a "passed" cites
+the final screen, a probe run now, or an earlier screen whose cited text still shows at the end. Also
+list in `unmet_subgoals`, verbatim, every plan subgoal that the final state shows is not actually
+achieved for the goal."""
 
 _CHECKER_GOAL = """\
 The `goal` item is the user's original goal itself: "passed" only when the recorded evidence shows it

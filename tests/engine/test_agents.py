@@ -111,6 +111,10 @@ def test_checker_prompt_sections_follow_items_entry_and_tools():
     only_assert = checker_system([ASSERT], entry="final", tool_docs=["x"], probes=builtin_probes())
     assert "`assert` items" in only_assert and "`verify` items" not in only_assert
     assert "Probes read" in only_assert and "checkpoint" not in only_assert
+    # the grounding rules the code applies are the ones the checker is told, where they apply
+    assert "cited text still shows at the end" in only_assert
+    assert "cited text still shows at the end" not in only_verify
+    assert all("typed into an input field is its own input" in p for p in (only_verify, only_assert))
 
 
 def test_checker_is_told_the_sessions_probe_kinds():
