@@ -1,10 +1,12 @@
 """The run journal: layout, content addressing, plan history, events, closing, concurrent appends."""
 
+import contextlib
 import hashlib
 import json
 import resource
 import signal
 import threading
+from collections.abc import Iterator
 
 import pytest
 
@@ -165,28 +167,28 @@ def test_concurrent_appends_from_many_threads_never_interleave(journal):
     assert run.notices == ("run.jsonl: no terminal record: the run was interrupted",)
 
 
-@pytest.fixture
-def file_size_limit():
-    """Lower this process's file size limit (``RLIMIT_FSIZE``, SIGXFSZ ignored): writes past it fail
-    with a real ``EFBIG``, as on a full disk. Restored afterwards."""
+@contextlib.contextmanager
+def file_size_limit(limit: int) -> Iterator[None]:
+    """Lower this process's file size limit (``RLIMIT_FSIZE``, SIGXFSZ ignored) inside the block: writes
+    past it fail with a real ``EFBIG``, as on a full disk. Restored on leaving the block, before pytest
+    writes its report (its output may go to a file already longer than the limit)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
     previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
 
-    def lower(limit: int) -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
 
-    yield lower
-    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-    signal.signal(signal.SIGXFSZ, previous)
-
-
-def test_a_refused_append_leaves_no_torn_line_and_the_journal_still_closes(journal, file_size_limit):
+def test_a_refused_append_leaves_no_torn_line_and_the_journal_still_closes(journal):
     for n in range(3):
         journal.append_verdict(verdict(n))
     ledger = journal.dir / "ledger.jsonl"
     before = ledger.read_bytes()
-    file_size_limit(len(before) + 100)  # the next line (over 300 bytes) only partly fits
-    with pytest.raises(ArtifactsWriteFailed, match=r"cannot write .*ledger\.jsonl: File too large"):
+    with file_size_limit(len(before) + 100), pytest.raises(  # the next line (over 300 bytes) only partly fits
+            ArtifactsWriteFailed, match=r"cannot write .*ledger\.jsonl: File too large"):
         journal.append_verdict(verdict(3))
     assert ledger.read_bytes() == before
     journal.close(outcome())
@@ -194,8 +196,7 @@ def test_a_refused_append_leaves_no_torn_line_and_the_journal_still_closes(journ
     assert record.execution == "finished" and len(record.verdicts) == 3
 
 
-def test_a_refused_screen_leaves_no_temporary_file(journal, file_size_limit):
-    file_size_limit(10_000)
-    with pytest.raises(ArtifactsWriteFailed, match="File too large"):
+def test_a_refused_screen_leaves_no_temporary_file(journal):
+    with file_size_limit(10_000), pytest.raises(ArtifactsWriteFailed, match="File too large"):
         journal.put_screen(b"\x89PNG" + b"0" * 20_000)
     assert list((journal.dir / "screens").iterdir()) == []
