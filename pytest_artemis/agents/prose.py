@@ -22,16 +22,27 @@ _OPPOSITE = re.compile(
     r"never (appeared|appears|showed|shown|happened|saved|set|changed)|failed to|nowhere|missing|absent)\b",
     re.IGNORECASE)
 
-# An item about an absence ("No 'keeps stopping' dialog appears") is confirmed in negative words.
 _ABSENCE = re.compile(r"^\s*(no|never|none|nothing)\b|\b(not|never|doesn't|does not|without|no longer)\b",
                       re.IGNORECASE)
 
-_QUOTED = re.compile(r"(?<!\w)'[^']*'(?!\w)|\"[^\"]*\"|\u2018[^\u2019]*\u2019|\u201c[^\u201d]*\u201d")
+_QUOTED = re.compile(r"(?<!\w)'([^']+?)'(?!\w)|\"([^\"]+?)\""
+                     r"|\u2018([^\u2019]+)\u2019|\u201c([^\u201d]+)\u201d")
 
 
-def _own_words(evidence: str) -> str:
-    """The evidence without the on-screen text it quotes ("the dialog reads 'This might take a while'")."""
-    return _QUOTED.sub(" ", evidence)
+def quotes(text: str) -> tuple[str, ...]:
+    """The on-screen texts ``text`` quotes (``'…'``, ``"…"`` or typographic quotes)."""
+    return tuple(next(g for g in m.groups() if g) for m in _QUOTED.finditer(text))
+
+
+def _own_words(text: str) -> str:
+    """``text`` without the on-screen text it quotes ("the dialog reads 'This might take a while'")."""
+    return _QUOTED.sub(" ", text)
+
+
+def about_absence(item_text: str) -> bool:
+    """Whether an item is about an absence ("No 'keeps stopping' dialog appears"): confirmed in negative
+    words, and only on the final screen."""
+    return bool(_ABSENCE.search(_own_words(item_text)))
 
 
 def hedge(evidence: str) -> str:
@@ -43,7 +54,7 @@ def hedge(evidence: str) -> str:
 def opposite(item_text: str, evidence: str) -> str:
     """The first words in ``evidence`` that say an item about a presence does not hold ('' when none, and
     always for an item about an absence, which is confirmed in such words)."""
-    if _ABSENCE.search(_own_words(item_text)):
+    if about_absence(item_text):
         return ""
     found = _OPPOSITE.search(_own_words(evidence))
     return found.group(0) if found else ""

@@ -91,8 +91,7 @@ def _editable(element: UIElement, view: ScreenView) -> bool:
 
     if element.source == "ocr":
         x, y = element.center
-        return any(field(e) and e.bounds.left <= x < e.bounds.right and e.bounds.top <= y < e.bounds.bottom
-                   for e in view.elements)
+        return any(field(e) and e.bounds.contains(x, y) for e in view.elements)
     return field(element)
 
 
@@ -158,13 +157,14 @@ def _by_element(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) ->
 
 
 def _by_quote(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) -> tuple[Citation | None, str]:
-    holding = [e for e in view.elements if contains(e.label, claim.quote)]
-    own = [why for e in holding if (why := _own_input(e, view, claim.quote, typed))]
-    element = next((e for e in holding if not _own_input(e, view, claim.quote, typed)), None)
-    if element is not None:
-        return _found(claim, view, element), ""
+    own = ""
+    for element in (e for e in view.elements if contains(e.label, claim.quote)):
+        why = _own_input(element, view, claim.quote, typed)
+        if not why:
+            return _found(claim, view, element), ""
+        own = own or why
     if own:
-        return None, f"on {_where(claim)}, {own[0]}"
+        return None, f"on {_where(claim)}, {own}"
     sources = "hierarchy and OCR text" if any(e.source == "ocr" for e in view.elements) else "text"
     return None, f"quoted {claim.quote!r} not found in {_where(claim)} {sources}"
 

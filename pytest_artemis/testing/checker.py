@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pytest_artemis.agents.prose import about_absence, quotes
 from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict
 from pytest_artemis.contracts import CheckItem, EvidenceScreen, UIElement
 from pytest_artemis.models.scripted import ScriptedRequest
 
 from .steps import describe, normalize
-
-_QUOTE = re.compile(r"(?<!\w)'([^']+?)'(?!\w)|\"([^\"]+?)\""
-                    r"|\u2018([^\u2019]+)\u2019|\u201c([^\u201d]+)\u201d")
-_NEGATED = re.compile(r"^\s*(no|never|none)\b|\b(not|never|doesn't|does not|without)\b", re.IGNORECASE)
-
-
-def quotes(text: str) -> tuple[str, ...]:
-    """The on-screen texts an item quotes (``'…'``, ``"…"`` or typographic quotes)."""
-    return tuple(next(g for g in m.groups() if g) for m in _QUOTE.finditer(text))
 
 
 @dataclass(frozen=True)
@@ -111,7 +102,7 @@ class HonestChecker:
                                                   "screen can only confirm text it shows; not judged")
         if not screens:
             return _verdict(item, "inconclusive", "no recorded screen was given for this check; not judged")
-        if _NEGATED.search(item.text):
+        if about_absence(item.text):
             finals = [s for s in screens if s.screen == "final"]
             if entry != "final" or not finals:
                 return _verdict(item, "inconclusive", "an absence can only be judged on the final screen")
