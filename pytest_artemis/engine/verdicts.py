@@ -1,4 +1,5 @@
-"""Building verdicts and reading the ledger (an item's current verdict is its latest non-superseded one)."""
+"""Building verdicts and reading the ledger (an item's current verdict is its latest non-superseded one; an
+assertion's failure stands)."""
 
 from __future__ import annotations
 
@@ -74,9 +75,17 @@ def blanket(
 
 
 def current_verdicts(ledger: Sequence[CheckVerdict]) -> dict[str, CheckVerdict]:
-    """Item key → its latest verdict that is not ``superseded`` (ledger order is time order)."""
+    """Item key → its latest verdict that is not ``superseded`` (ledger order is time order), except that
+    an assertion's first ``failed`` stands: a test assertion is never repaired, so a later attempt that
+    passes it (the subgoal done again, a later final check) or cannot judge it does not undo a failure
+    already recorded with its evidence."""
     current: dict[str, CheckVerdict] = {}
     for verdict in ledger:
-        if verdict.status != "superseded":
-            current[verdict.item_key] = verdict
+        if verdict.status == "superseded" or _failed_assert(current.get(verdict.item_key)):
+            continue
+        current[verdict.item_key] = verdict
     return current
+
+
+def _failed_assert(verdict: CheckVerdict | None) -> bool:
+    return verdict is not None and verdict.kind == "assert" and verdict.status == "failed"

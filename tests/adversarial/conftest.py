@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -18,7 +19,9 @@ from fault_harness import SCRIPTED_CONFTEST  # noqa: E402
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """A pytester project whose test modules script every role with ``respond(request, device)``."""
-    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parent) + ":" + str(_TESTS / "faults"))
+    # Prepended, not replaced: a subprocess run must import the same pytest_artemis as this process.
+    shared = [str(Path(__file__).resolve().parent), str(_TESTS / "faults"), os.environ.get("PYTHONPATH", "")]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in shared if p))
     pytester.makeconftest(SCRIPTED_CONFTEST)
     pytester.makeini("[pytest]\njunit_logging = system-out\n")
     return pytester

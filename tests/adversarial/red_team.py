@@ -1,0 +1,102 @@
+"""Red-team adversaries: operators that follow a fixed script on the Wi-Fi page (each sets the state it
+needs), and checkers whose citations exist but do not show what they pass."""
+
+from __future__ import annotations
+
+from fault_scripts import mark_done
+
+from pytest_artemis.agents.schemas import (
+    CheckReport,
+    CitationClaim,
+    ModelVerdict,
+    OperatorDecision,
+    PlanReply,
+)
+from pytest_artemis.contracts import Finish, Tap, Wait
+from pytest_artemis.testing import ScriptedRequest
+
+PLAN = "- [ ] Open Wi-Fi settings\n- [ ] Turn Wi-Fi on\n"
+TURN_ON = "Turn Wi-Fi on"
+REOPENED = PLAN.replace("- [ ] Open", "- [x] Open")
+
+
+def respond_with(operator, checker):
+    def respond(request: ScriptedRequest, device: object) -> object:
+        if request.role == "planner":
+            return PlanReply(plan=PLAN)
+        if request.role == "operator":
+            return operator(request)
+        return checker(request)
+
+    return respond
+
+
+def _step(request: ScriptedRequest, what: str) -> OperatorDecision:
+    """One scripted intention on the Wi-Fi page, resolved against the screen of this turn."""
+    screen = request.screen
+    assert screen is not None
+    switch = screen.find(resource_id="switch_widget")
+    if what == "open":
+        if switch is not None:
+            return OperatorDecision(decision="already on the Wi-Fi page", actions=[Wait(ms=10)],
+                                    plan=mark_done(request.plan, "Open Wi-Fi settings"))
+        row = screen.find("Wi")
+        assert row is not None, "the adversary expects the Settings list"
+        return OperatorDecision(decision="open Wi-Fi", actions=[Tap(element=row.index)],
+                                plan=mark_done(request.plan, "Open Wi-Fi settings"))
+    if what == "finish":
+        return OperatorDecision(decision="done", actions=[Finish(summary="Wi-Fi is on")],
+                                plan=mark_done(request.plan))
+    assert switch is not None, f"{what}: the adversary expects the Wi-Fi page"
+    wanted = {"on": "ON", "off": "OFF"}.get(what)
+    if what == "toggle" or (wanted is not None and switch.text != wanted):
+        return OperatorDecision(decision=f"switch {what}", actions=[Tap(element=switch.index)])
+    return OperatorDecision(decision=f"wait ({what})", actions=[Wait(ms=10)])
+
+
+def scripted(*turns: str, tick: dict[int, str] | None = None):
+    """An operator following ``turns`` (open, on, off, toggle, wait, back, finish), one per turn; ``tick``
+    maps a turn to the plan it writes: ``"done"`` ticks "Turn Wi-Fi on", ``"reopen"`` unticks it."""
+    ticks = tick or {}
+
+    def operate(request: ScriptedRequest) -> OperatorDecision:
+        what = turns[min(request.turn, len(turns)) - 1]
+        decision = _step(request, what)
+        plan = {"done": mark_done(request.plan, TURN_ON), "reopen": REOPENED}.get(ticks.get(request.turn, ""))
+        return decision.model_copy(update={"plan": plan}) if plan else decision
+
+    return operate
+
+
+def _switch(screens) -> CitationClaim | None:
+    """The Wi-Fi switch on the newest of ``screens`` showing it, cited by its checked state."""
+    for screen in reversed(screens):
+        found = next((e for e in screen.view.elements if e.resource_id.endswith("switch_widget")), None)
+        if found is not None:
+            return CitationClaim(step=screen.step, screen=screen.screen, element=found.index,
+                                 attribute=f"checked={'true' if found.checked else 'false'}")
+    return None
+
+
+def honest(request: ScriptedRequest) -> CheckReport:
+    """Judges every item (the goal included) by the Wi-Fi switch on the newest citable screen showing it."""
+    claim = _switch(request.screens)
+    out = []
+    for item in request.checks:
+        if claim is None:
+            out.append(ModelVerdict(item=item.text, status="inconclusive", evidence="no switch recorded"))
+            continue
+        on = claim.attribute == "checked=true"
+        out.append(ModelVerdict(item=item.text, status="passed" if on else "failed",
+                                evidence=f"the Wi-Fi switch reads {'ON' if on else 'OFF'}", citation=claim))
+    return CheckReport(verdicts=out)
+
+
+def _pass_all(request: ScriptedRequest, claim: CitationClaim, evidence: str) -> CheckReport:
+    return CheckReport(verdicts=[ModelVerdict(item=i.text, status="passed", evidence=evidence, citation=claim)
+                                 for i in request.checks])
+
+
+# Ticks "Turn Wi-Fi on" with Wi-Fi off (its assertion fails), reopens it, turns Wi-Fi on and ticks it again.
+retry = scripted("open", "off", "wait", "wait", "wait", "on", "wait", "finish",
+                 tick={3: "done", 5: "reopen", 7: "done"})

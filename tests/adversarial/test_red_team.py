@@ -1,0 +1,45 @@
+"""Red-team runs (pytester subprocesses on the simulated phone): adversaries that must not read PASSED, each
+beside an honest control that keeps its word."""
+
+from __future__ import annotations
+
+from fault_harness import run_matrix, statuses
+
+SETTINGS = "com.android.settings"
+READS_ON = "The Wi-Fi switch reads ON"
+
+MODULE = '''
+import pytest
+from red_team import {operator}, {checker}, respond_with
+
+respond = respond_with({operator}, {checker})
+
+@pytest.mark.goal("Turn Wi-Fi on in Settings", app="{app}")
+{marks}
+def test_{name}(artemis):
+    pass
+'''
+
+
+def _run(project, cases):
+    """One subprocess session over ``cases`` (name: operator, checker, marks, word); each shows its word."""
+    for name, (operator, checker, marks, _) in cases.items():
+        project.makepyfile(**{f"test_{name}": MODULE.format(operator=operator, checker=checker, marks=marks,
+                                                            app=SETTINGS, name=name)})
+    matrix = run_matrix(project, subprocess=True)
+    for name, (_, _, _, word) in cases.items():
+        matrix.expect(f"test_{name}", word)
+    return matrix
+
+
+def _verdicts(matrix, name, text):
+    return [v for v in matrix.journal(f"test_{name}").verdicts if v.item_text == text]
+
+
+def test_a_failed_assertion_stays_failed_when_its_subgoal_is_done_again(project):
+    matrix = _run(project, {
+        "assert_passed_after_failing": ("retry", "honest", f'@pytest.mark.assert_("{READS_ON}")', "FAILED"),
+        "verify_passed_after_failing": ("retry", "honest", f'@pytest.mark.verify("{READS_ON}")', "PASSED"),
+    })
+    for name in ("assert_passed_after_failing", "verify_passed_after_failing"):
+        assert statuses(matrix.journal(f"test_{name}"), READS_ON) == ["failed", "passed"]
