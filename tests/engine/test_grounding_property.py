@@ -33,11 +33,16 @@ verdict_lists = st.lists(st.tuples(st.sampled_from(["passed", "failed", "inconcl
                                    claims), max_size=3)
 
 
-def _checker(replies: st.DataObject):
+def _checker(data: st.DataObject, items: tuple[CheckItem, ...]):
+    """Replies drawn before the run, per entry and item: checkpoint and final checks may run side by side,
+    so drawing inside a call would make the draws' order depend on scheduling."""
+    drawn = {(entry, item.text): data.draw(verdict_lists, label=f"{entry}:{item.kind}")
+             for entry in ("checkpoint", "final") for item in (*items, CheckItem(kind="goal", text=WIFI))}
+
     def respond(request: ScriptedRequest) -> CheckReport:
         verdicts = []
         for item in request.checks:
-            for status, evidence, claim in replies.draw(verdict_lists, label=f"{request.entry}:{item.kind}"):
+            for status, evidence, claim in drawn.get((request.entry, item.text), []):
                 verdicts.append(ModelVerdict(item=item.text, status=status, evidence=evidence,
                                              citation=claim))
         return CheckReport(verdicts=verdicts)
@@ -50,7 +55,8 @@ def _checker(replies: st.DataObject):
 def test_a_run_passes_only_on_grounded_passed_verdicts(data, final_check):
     phone = FakePhone()
     spec = TaskSpec(goal=WIFI, checks=(setting_item(hint=WIFI), MODEL_ITEM, END_ITEM))
-    model = script(f"- [ ] {WIFI}\n", [step_marking(WIFI, actions=(Tap(element=0),))], _checker(data))
+    model = script(f"- [ ] {WIFI}\n", [step_marking(WIFI, actions=(Tap(element=0),))],
+                   _checker(data, spec.checks))
     with tempfile.TemporaryDirectory() as tmp:
         outcome, run_dir = run(Path(tmp), spec, phone, model, final_check=final_check)
         record = read_run(run_dir)
