@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 from engine_fakes import cited, mark, passing_checker, run, script, setting_item, step_marking
 
 from pytest_artemis.agents.schemas import CheckReport, OperatorDecision
-from pytest_artemis.contracts import CheckItem, Tap, TaskSpec, Wait
+from pytest_artemis.contracts import CheckItem, Tap, TaskSpec, Wait, outcome_word
 from pytest_artemis.plan import subgoal_key
 from pytest_artemis.store.reader import read_run
 
@@ -216,3 +217,26 @@ def test_final_check_sends_the_operator_back_for_unmet_verify_but_never_for_asse
     assert [v.status for v in verdicts_of(run_dir, verify.text)] == ["failed", "passed"]
     assert [e.kind for e in record.events].count("final_send_back") == 1  # the failed assert sent nobody back
     assert outcome.task.status == "completed" and outcome.tests.failed == 1
+
+
+def test_the_final_state_is_judged_while_a_checkpoint_check_still_runs(tmp_path, phone):
+    """The goal and the end items do not wait for a running checkpoint check: the checkpoint's checker
+    call is held until the final check has asked (a settlement in series would never release it), and
+    both verdicts count, the checkpoint's recorded before the final check's."""
+    final_asked = threading.Event()
+
+    def checker(request):
+        if request.entry == "final":
+            final_asked.set()
+        elif not final_asked.wait(timeout=20):
+            return CheckReport(verdicts=[])  # in series: the checkpoint is silent, the item inconclusive
+        return passing_checker(request)
+
+    spec = TaskSpec(goal=WIFI, checks=(setting_item(hint=WIFI, probe=False, text="The Wi-Fi switch is on"),))
+    model = script(f"- [ ] {WIFI}\n", [step_marking(WIFI, actions=(Tap(element=0),))], checker)
+    outcome, run_dir = run(tmp_path, spec, phone, model)
+    assert final_asked.is_set()
+    assert outcome_word(outcome) == "PASSED", outcome
+    record = read_run(run_dir)
+    statuses = [(v.checkpoint_id == "final", v.kind, v.status) for v in record.verdicts]
+    assert statuses == [(False, "verify", "passed"), (True, "goal", "passed")]
