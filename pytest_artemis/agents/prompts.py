@@ -158,7 +158,8 @@ You judge at a checkpoint: the items belong to a subgoal that was marked done at
 Judge from the recorded history up to that step (its screens before and after, the step before, the
 decisions and action results); steps after the anchor are not served and cannot be cited. Transient
 and ordering expectations must be judged from those steps. The device has moved on since: its current
-screen is not evidence here."""
+screen is not evidence here. A "passed" cites the anchor step or the step before it; an older screen
+counts only when what it cites still shows at the anchor step."""
 
 _CHECKER_FINAL = """\
 You judge at the end of the run, against the user's original goal (not the plan's wording). `@end`

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pytest_artemis.agents.schemas import CitationClaim
-from pytest_artemis.contracts import CheckItem, Citation, ScreenView, StepRecord, UIElement
+from pytest_artemis.contracts import CheckItem, Citation, ScreenView, ScreenWhich, StepRecord, UIElement
 
 from .screens import RecordedScreens
 
@@ -204,9 +204,11 @@ def ground(
     """Resolve a verdict's citation; returns the resolved citation and, when it does not hold, why.
 
     A ``passed`` goal or completion criterion may not rest on what was recorded before the agent first
-    acted, and a ``passed`` ``end`` item (the goal included) only on an earlier screen whose cited text or
-    element still shows on the final screen. Blocking (a cited screen may need OCR once). The citation
-    is kept even when not found, so the ledger shows what was claimed.
+    acted, a ``passed`` ``end`` item (the goal included) only on an earlier screen whose cited text or
+    element still shows on the final screen, and a ``passed`` ``complete`` item only on a screen served
+    with its checkpoint or one whose cited text or element still shows at the anchor step. Blocking (a
+    cited screen may need OCR once). The citation is kept even when not found, so the ledger shows what
+    was claimed.
     """
     if claim is None:
         return None, "no citation: a verdict must cite a recorded screen (quote or element) or a probe"
@@ -222,8 +224,8 @@ def ground(
         return unfound, why
     typed = window.typed if passed else ()
     found, why = _on_view(claim, item, view, typed)
-    if found is not None and passed and window.final and item.when == "end" and claim.screen != "final":
-        why = _stale(claim, item, screens, typed)
+    if found is not None and passed:
+        why = _stale(claim, item, window, screens, typed)
     return (found, "") if found is not None and not why else (unfound, why)
 
 
@@ -246,14 +248,31 @@ def _on_view(
     return found, why
 
 
-def _stale(claim: CitationClaim, item: CheckItem, screens: RecordedScreens, typed: Sequence[str]) -> str:
-    """Why an earlier screen cannot show that an ``end`` item (the goal included) holds at exit ('' when
-    what it shows still holds on the final screen): the state may have changed after it was recorded."""
-    finals = screens.finals()
-    if not finals:
-        return f"{_where(claim)} is earlier than the end of the run, and no final screen was recorded"
-    at_exit = claim.model_copy(update={"step": None, "screen": "final"})
-    if _on_view(at_exit, item, finals[0], typed)[0] is not None:
+def _stale(
+    claim: CitationClaim, item: CheckItem, window: Window, screens: RecordedScreens, typed: Sequence[str]
+) -> str:
+    """Why an earlier screen cannot show that an item holds when it is judged ('' when it may): the state
+    may have changed after it was recorded. An ``end`` item (the goal included) holds at exit, so at the
+    final check what an earlier screen shows must still show on the final screen; a ``complete`` item
+    holds when its subgoal was marked done, so what a screen before the ones served with its checkpoint
+    (the anchor step and the one before) shows must still show at the anchor step."""
+    if window.final and item.when == "end" and claim.screen != "final":
+        finals = screens.finals()
+        if not finals:
+            return f"{_where(claim)} is earlier than the end of the run, and no final screen was recorded"
+        at_exit = claim.model_copy(update={"step": None, "screen": "final"})
+        if _on_view(at_exit, item, finals[0], typed)[0] is not None:
+            return ""
+        return (f"{_where(claim)} shows it, but the final screen no longer does: an end-of-run check rests "
+                "on the state at exit (cite the final screen or a probe)")
+    anchor = window.anchor
+    if anchor is None or claim.step is None or claim.step >= anchor - 1:
         return ""
-    return (f"{_where(claim)} shows it, but the final screen no longer does: an end-of-run check rests on "
-            "the state at exit (cite the final screen or a probe)")
+    post = screens.view(anchor, "post")
+    which: ScreenWhich = "post" if post is not None and post.elements else "pre"
+    view = post if which == "post" else screens.view(anchor, "pre")
+    at_anchor = claim.model_copy(update={"step": anchor, "screen": which})
+    if view is not None and _on_view(at_anchor, item, view, typed)[0] is not None:
+        return ""
+    return (f"{_where(claim)} shows it, but step {anchor} (the anchor) no longer does: a checkpoint rests "
+            f"on the state when its subgoal was marked done (cite step {anchor - 1} or {anchor})")

@@ -100,3 +100,19 @@ def _pass_all(request: ScriptedRequest, claim: CitationClaim, evidence: str) -> 
 # Ticks "Turn Wi-Fi on" with Wi-Fi off (its assertion fails), reopens it, turns Wi-Fi on and ticks it again.
 retry = scripted("open", "off", "wait", "wait", "wait", "on", "wait", "finish",
                  tick={3: "done", 5: "reopen", 7: "done"})
+
+
+# Turns Wi-Fi on (turn 3) and off again (turn 4), ticks "Turn Wi-Fi on" two idle turns later with Wi-Fi off,
+# then turns it on for good: the only screen showing the switch ON before the tick is turn 4's pre-screen.
+flicker = scripted("open", "off", "toggle", "toggle", "wait", "wait", "toggle", "finish", tick={6: "done"})
+
+
+def oldest_on(request: ScriptedRequest) -> CheckReport:
+    """At a checkpoint: passes every item citing the switch ON on the pre-screen two steps before the anchor
+    (outside the screens it was served, inside the window); at the final check, honest."""
+    if request.entry == "final":
+        return honest(request)
+    newest = _switch(request.screens)
+    assert newest is not None and newest.step is not None
+    old = newest.model_copy(update={"step": newest.step - 2, "screen": "pre", "attribute": "checked=true"})
+    return _pass_all(request, old, "the switch read ON")

@@ -43,3 +43,16 @@ def test_a_failed_assertion_stays_failed_when_its_subgoal_is_done_again(project)
     })
     for name in ("assert_passed_after_failing", "verify_passed_after_failing"):
         assert statuses(matrix.journal(f"test_{name}"), READS_ON) == ["failed", "passed"]
+
+
+def test_a_checkpoint_pass_rests_on_the_state_at_its_anchor(project):
+    marks = f'@pytest.mark.assert_("{READS_ON}")'
+    matrix = _run(project, {
+        "old_screen_at_checkpoint": ("flicker", "oldest_on", marks, "UNCHECKED"),
+        "honest_flicker": ("flicker", "honest", marks, "FAILED"),
+    })
+    (old,) = _verdicts(matrix, "old_screen_at_checkpoint", READS_ON)
+    assert old.status == "inconclusive" and old.anchor_step == 6
+    assert "step 4 pre-screen shows it, but step 6 (the anchor) no longer does" in old.reason
+    goal = _verdicts(matrix, "old_screen_at_checkpoint", "Turn Wi-Fi on in Settings")
+    assert goal[-1].status == "passed"  # Wi-Fi on for good at the end

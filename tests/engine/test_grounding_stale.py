@@ -1,4 +1,5 @@
-"""Grounding at the final check: a pass of the goal or an ``end`` item rests on the state at exit."""
+"""Grounding stale evidence: a pass rests on the state when its item is judged (at exit for the goal and
+``end`` items, at the anchor step for a checkpoint)."""
 
 from __future__ import annotations
 
@@ -57,3 +58,49 @@ def test_a_complete_item_or_a_failed_verdict_may_cite_the_earlier_screen(tmp_pat
     screens = _screens(tmp_path, on_at_exit=False)
     assert ground(CLAIMS[0], verify, AT_EXIT, screens)[1] == ""
     assert ground(CLAIMS[0], END_ASSERT, AT_EXIT, screens, passed=False)[1] == ""
+
+
+AT_ANCHOR = Window(last_step=5, anchor=5, first_acted=1)
+"""A checkpoint anchored to step 5: it is served steps 4 and 5; steps 1-3 are in its window, but older."""
+
+
+def _anchored(tmp_path: Path, *, on_at_anchor: bool, post_elements: bool = True) -> RecordedScreens:
+    screens = RecordedScreens(tmp_path)
+    screens.record(2, "pre", ScreenView(width=1080, height=2400, elements=(_switch(True),)))
+    for step in (4, 5):
+        screens.record(step, "pre", ScreenView(width=1080, height=2400, elements=(_switch(on_at_anchor),)))
+    post = (_switch(on_at_anchor),) if post_elements else ()
+    screens.record(5, "post", ScreenView(width=1080, height=2400, elements=post))
+    return screens
+
+
+@pytest.mark.parametrize("kind", ["verify", "assert"])
+@pytest.mark.parametrize("claim", CLAIMS)
+@pytest.mark.parametrize("post_elements", [True, False])
+def test_a_screen_older_than_a_checkpoint_whose_state_is_gone_at_the_anchor_does_not_ground_a_pass(
+    tmp_path, kind, claim, post_elements
+):
+    item = CheckItem(kind=kind, text="The Wi-Fi switch reads ON")
+    screens = _anchored(tmp_path, on_at_anchor=False, post_elements=post_elements)
+    citation, why = ground(claim, item, AT_ANCHOR, screens)
+    assert citation is not None and not citation.found
+    assert why.startswith("step 2 pre-screen shows it, but step 5 (the anchor) no longer does")
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_an_older_screen_whose_state_still_shows_at_the_anchor_grounds_a_pass(tmp_path, claim):
+    verify = CheckItem(kind="verify", text="The Wi-Fi switch reads ON")
+    assert ground(claim, verify, AT_ANCHOR, _anchored(tmp_path, on_at_anchor=True))[1] == ""
+
+
+def test_the_screens_served_with_a_checkpoint_and_a_failed_verdict_may_show_what_is_gone_at_the_anchor(
+    tmp_path
+):
+    verify = CheckItem(kind="verify", text="The Wi-Fi switch reads ON")
+    screens = _anchored(tmp_path, on_at_anchor=False)
+    screens.record(4, "pre", ScreenView(width=1080, height=2400, elements=(_switch(True),)))
+    step_before = CitationClaim(step=4, screen="pre", element=4, attribute="checked=true")
+    assert ground(step_before, verify, AT_ANCHOR, screens)[1] == ""  # a toast right before the tick
+    off_then = CitationClaim(step=2, screen="pre", quote="ON")
+    assert ground(off_then, verify, AT_ANCHOR, screens, passed=False)[1] == ""
+
