@@ -143,7 +143,8 @@ no step needed) and then one of:
   "text=7:30 AM") or a `quote` of its text;
 - `probe`: the kind of a probe you ran in this judgement, with a `quote` of its output;
 - `visual`: true, only for items marked "visual judgement accepted" (a colour, an image).
-Text the operator typed into an input field is its own input: it cannot show a pass."""
+Text the operator typed into an input field is its own input: it cannot show a pass. Nor can words
+taken from a text that says the opposite ("Alarm set" from "No alarm set", "Wi-Fi" from "Wi-Fi off")."""
 
 _CHECKER_VERIFY = """\
 `verify` items are completion criteria: "failed" reopens the subgoal for repair, so add a short

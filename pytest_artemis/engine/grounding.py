@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pytest_artemis.agents.prose import about_absence
 from pytest_artemis.agents.schemas import CitationClaim
 from pytest_artemis.contracts import CheckItem, Citation, ScreenView, ScreenWhich, StepRecord, UIElement
 
@@ -17,6 +18,7 @@ _BOOL = {"true": True, "on": True, "yes": True, "1": True,
 _FLAGS = {"checked": "checked", "selected": "selected", "enabled": "enabled", "focused": "focused",
           "clickable": "clickable", "checkable": "checkable", "scrollable": "scrollable",
           "long-clickable": "long_clickable", "focusable": "focusable", "password": "password"}
+_SHOWN_TEXTS = ("text", "content-desc", "content_desc", "desc", "label")
 _TEXTS = {"text": "text", "content-desc": "content_desc", "desc": "content_desc",
           "resource-id": "resource_id",
           "id": "resource_id", "label": "label"}
@@ -32,6 +34,41 @@ def contains(haystack: str, needle: str) -> bool:
     """Whether normalised ``needle`` occurs in normalised ``haystack`` on word boundaries."""
     hay, pin = f" {normalise(haystack)} ", f" {normalise(needle)} "
     return len(pin.strip()) > 0 and pin in hay
+
+
+_NEGATING = re.compile(r"\b(no|not|never|none|nothing|without|off|disabled|unavailable|failed|unable|cannot"
+                       r"|\w+n t)\b")  # normalised text: "isn't" reads "isn t"
+_CLAUSES = re.compile(r"[,;:()\[\]\n|\u2022\u00b7]|\.(?!\d)")
+
+
+def negated(text: str, quote: str, item: CheckItem) -> str:
+    """A negating word in the clause of on-screen ``text`` that holds ``quote`` which the item does not say
+    itself ('' when none): "No alarm set" (quoted whole, or as "Alarm set") or the "Wi-Fi off" of "Mobile,
+    Wi-Fi off, hotspot" (quoted as "Wi-Fi") cannot show that an alarm is set or Wi-Fi on, though they
+    hold the words. An item about an absence is confirmed in negative words: it is exempt."""
+    if about_absence(item.text):
+        return ""
+    pin, said = f" {normalise(quote)} ", set(normalise(item.text).split())
+    whole = f" {normalise(text)} "
+    clauses = [f" {c} " for c in map(normalise, _CLAUSES.split(text)) if pin in f" {c} "]
+    if not clauses and pin in whole:  # the quote spans clauses
+        clauses = [whole]
+    first = ""
+    for clause in clauses:
+        words = [w for w in _NEGATING.findall(clause) if w.split()[0] not in said]
+        if not words:
+            return ""
+        first = first or words[0]
+    return first
+
+
+def _negated(text: str, quote: str, item: CheckItem | None) -> str:
+    """Why ``quote`` of ``text`` cannot show a pass of ``item`` ('' when it may, or no pass is claimed)."""
+    word = negated(text, quote, item) if item is not None and quote else ""
+    if not word:
+        return ""
+    shown = next((line.strip() for line in text.splitlines() if contains(line, quote)), text)[:120]
+    return f"quoted {quote!r} is part of {shown!r}, which says {word!r}: that is no evidence of a pass"
 
 
 @dataclass(frozen=True)
@@ -140,7 +177,9 @@ def _attribute_holds(element: UIElement, attribute: str) -> str:
     return f"unknown attribute {name!r} (use text, content-desc, resource-id, checked, selected, enabled, …)"
 
 
-def _by_element(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) -> tuple[Citation | None, str]:
+def _by_element(
+    claim: CitationClaim, view: ScreenView, typed: Sequence[str], passing: CheckItem | None
+) -> tuple[Citation | None, str]:
     element = next((e for e in view.elements if e.index == claim.element), None)
     if element is None:
         return None, f"element [{claim.element}] is not on {_where(claim)} ({len(view.elements)} elements)"
@@ -153,30 +192,42 @@ def _by_element(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) ->
                       f"(it reads {element.label!r})")
     if why := _own_input(element, view, claim.quote or element.label, typed):
         return None, f"element [{claim.element}] on {_where(claim)}: {why}"
+    name, _, value = claim.attribute.partition("=")
+    quoted = claim.quote or (value.strip() if name.strip().casefold() in _SHOWN_TEXTS else "")
+    if why := _negated(element.label, quoted, passing):
+        return None, f"element [{claim.element}] on {_where(claim)}: {why}"
     return _found(claim, view, element), ""
 
 
-def _by_quote(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) -> tuple[Citation | None, str]:
-    own = ""
+def _by_quote(
+    claim: CitationClaim, view: ScreenView, typed: Sequence[str], passing: CheckItem | None
+) -> tuple[Citation | None, str]:
+    unfit = ""
     for element in (e for e in view.elements if contains(e.label, claim.quote)):
-        why = _own_input(element, view, claim.quote, typed)
+        why = _own_input(element, view, claim.quote, typed) or _negated(element.label, claim.quote, passing)
         if not why:
             return _found(claim, view, element), ""
-        own = own or why
-    if own:
-        return None, f"on {_where(claim)}, {own}"
+        unfit = unfit or why
+    if unfit:
+        return None, f"on {_where(claim)}, {unfit}"
     sources = "hierarchy and OCR text" if any(e.source == "ocr" for e in view.elements) else "text"
     return None, f"quoted {claim.quote!r} not found in {_where(claim)} {sources}"
 
 
-def _by_probe(claim: CitationClaim, probes: Sequence[ProbeOutput]) -> tuple[Citation | None, str]:
+def _by_probe(
+    claim: CitationClaim, probes: Sequence[ProbeOutput], passing: CheckItem | None
+) -> tuple[Citation | None, str]:
     ran = [p for p in probes if p.kind.casefold() == claim.probe.strip().casefold()]
     if not ran:
         return None, f"probe {claim.probe!r} was not run in this judgement"
     if not claim.quote:
         return None, f"probe {claim.probe!r} cited without a quote of its output"
-    if not any(contains(p.raw, claim.quote) for p in ran):
+    holding = [p.raw for p in ran if contains(p.raw, claim.quote)]
+    if not holding:
         return None, f"quoted {claim.quote!r} not found in the output of probe {claim.probe!r}"
+    negating = [_negated(raw, claim.quote, passing) for raw in holding]
+    if all(negating):
+        return None, f"in the output of probe {claim.probe!r}, {negating[0]}"
     return Citation(probe=claim.probe, quote=claim.quote, found=True, found_in="probe"), ""
 
 
@@ -206,9 +257,9 @@ def ground(
     A ``passed`` goal or completion criterion may not rest on what was recorded before the agent first
     acted, a ``passed`` ``end`` item (the goal included) only on an earlier screen whose cited text or
     element still shows on the final screen, and a ``passed`` ``complete`` item only on a screen served
-    with its checkpoint or one whose cited text or element still shows at the anchor step. Blocking (a
-    cited screen may need OCR once). The citation is kept even when not found, so the ledger shows what
-    was claimed.
+    with its checkpoint or one whose cited text or element still shows at the anchor step; and no pass
+    rests on a quote from a text that says the opposite. Blocking (a cited screen may need OCR once).
+    The citation is kept even when not found, so the ledger shows what was claimed.
     """
     if claim is None:
         return None, "no citation: a verdict must cite a recorded screen (quote or element) or a probe"
@@ -217,26 +268,27 @@ def ground(
     if passed and item.kind in ("goal", "verify") and (why := _before_acting(claim, window)):
         return unfound, why
     if claim.probe:
-        found, why = _by_probe(claim, probes)
+        found, why = _by_probe(claim, probes, item if passed else None)
         return found or unfound, why
     view, why = _screen(claim, window, screens)
     if view is None:
         return unfound, why
     typed = window.typed if passed else ()
-    found, why = _on_view(claim, item, view, typed)
+    found, why = _on_view(claim, item, view, typed, passed=passed)
     if found is not None and passed:
         why = _stale(claim, item, window, screens, typed)
     return (found, "") if found is not None and not why else (unfound, why)
 
 
 def _on_view(
-    claim: CitationClaim, item: CheckItem, view: ScreenView, typed: Sequence[str] = ()
+    claim: CitationClaim, item: CheckItem, view: ScreenView, typed: Sequence[str] = (), *, passed: bool = True
 ) -> tuple[Citation | None, str]:
     """The claim resolved on one recorded screen: the citation found there, or why it is not."""
+    passing = item if passed else None
     if claim.element is not None:
-        found, why = _by_element(claim, view, typed)
+        found, why = _by_element(claim, view, typed, passing)
     elif claim.quote and len(normalise(claim.quote)) >= 2:
-        found, why = _by_quote(claim, view, typed)
+        found, why = _by_quote(claim, view, typed, passing)
     elif claim.quote:
         found, why = None, f"quote {claim.quote!r} is too short to identify anything"
     else:

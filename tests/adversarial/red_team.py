@@ -12,7 +12,7 @@ from pytest_artemis.agents.schemas import (
     OperatorDecision,
     PlanReply,
 )
-from pytest_artemis.contracts import Finish, Tap, Wait
+from pytest_artemis.contracts import Finish, Key, Tap, Wait
 from pytest_artemis.testing import ScriptedRequest
 
 PLAN = "- [ ] Open Wi-Fi settings\n- [ ] Turn Wi-Fi on\n"
@@ -44,6 +44,8 @@ def _step(request: ScriptedRequest, what: str) -> OperatorDecision:
         assert row is not None, "the adversary expects the Settings list"
         return OperatorDecision(decision="open Wi-Fi", actions=[Tap(element=row.index)],
                                 plan=mark_done(request.plan, "Open Wi-Fi settings"))
+    if what == "back":
+        return OperatorDecision(decision="back to the list", actions=[Key(key="BACK")])
     if what == "finish":
         return OperatorDecision(decision="done", actions=[Finish(summary="Wi-Fi is on")],
                                 plan=mark_done(request.plan))
@@ -116,3 +118,13 @@ def oldest_on(request: ScriptedRequest) -> CheckReport:
     assert newest is not None and newest.step is not None
     old = newest.model_copy(update={"step": newest.step - 2, "screen": "pre", "attribute": "checked=true"})
     return _pass_all(request, old, "the switch read ON")
+
+
+# Leave Wi-Fi off on the Settings list ("Mobile, Wi-Fi off, hotspot"), or on ("Mobile, Wi-Fi, hotspot").
+off_on_list = scripted("open", "off", "back", "finish")
+on_on_list = scripted("open", "on", "back", "finish")
+
+
+def fragment(request: ScriptedRequest) -> CheckReport:
+    """Passes everything quoting "Wi-Fi" on the final screen, whatever the text around it says."""
+    return _pass_all(request, CitationClaim(screen="final", quote="Wi-Fi"), "the screen shows Wi-Fi")

@@ -56,3 +56,13 @@ def test_a_checkpoint_pass_rests_on_the_state_at_its_anchor(project):
     assert "step 4 pre-screen shows it, but step 6 (the anchor) no longer does" in old.reason
     goal = _verdicts(matrix, "old_screen_at_checkpoint", "Turn Wi-Fi on in Settings")
     assert goal[-1].status == "passed"  # Wi-Fi on for good at the end
+
+
+def test_a_quote_from_a_text_that_says_the_opposite_does_not_pass(project):
+    matrix = _run(project, {
+        "fragment_of_contrary_text": ("off_on_list", "fragment", "", "UNCHECKED"),
+        "fragment_of_supporting_text": ("on_on_list", "fragment", "", "PASSED"),
+    })
+    (goal,) = _verdicts(matrix, "fragment_of_contrary_text", "Turn Wi-Fi on in Settings")
+    assert goal.status == "inconclusive" and goal.citation is not None and not goal.citation.found
+    assert "quoted 'Wi-Fi' is part of 'Mobile, Wi\u2011Fi off, hotspot', which says 'off'" in goal.reason

@@ -1,0 +1,85 @@
+"""Grounding what a citation says, not only that it exists: a pass may not rest on a clause that negates
+it ("No alarm set", the "Wi-Fi off" of a summary)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_artemis.agents.schemas import CitationClaim
+from pytest_artemis.contracts import Bounds, CheckItem, ScreenView, UIElement
+from pytest_artemis.engine.grounding import ProbeOutput, Window, ground, negated
+from pytest_artemis.engine.screens import RecordedScreens
+
+GOAL = CheckItem(kind="goal", text="Turn Wi-Fi on in Settings", when="end")
+ALARM = CheckItem(kind="assert", text="An alarm is set")
+AT_EXIT = Window(last_step=2, final=True, first_acted=1)
+SUMMARY = "Mobile, Wi\u2011Fi off, hotspot"
+
+
+@pytest.mark.parametrize(("text", "quote", "word"), [
+    (SUMMARY, "Wi-Fi", "off"),
+    (SUMMARY, "Mobile, Wi-Fi", "off"),  # across clauses: the whole text
+    ("No alarm set", "Alarm set", "no"),
+    ("No alarm set", "No alarm set", "no"),
+    ("Wi-Fi isn't connected", "connected", "isn t"),
+    ("Not scheduled", "scheduled", "not"),
+    ("Mobile, Wi\u2011Fi, hotspot", "Wi-Fi", ""),
+    (SUMMARY, "hotspot", ""),  # another clause
+    ("Airplane mode is on", "Airplane mode", ""),
+    ("Alarm set for 7:30 AM", "Alarm set", ""),
+    ("No alarm set. Alarm set for 7:30 AM", "Alarm set", ""),  # one clause holds it plainly
+])
+def test_a_negating_word_in_the_quoted_clause(text, quote, word):
+    assert negated(text, quote, GOAL) == word
+
+
+def test_words_the_item_says_and_items_about_an_absence_are_exempt():
+    assert negated(SUMMARY, "Wi-Fi", CheckItem(kind="goal", text="Turn Wi-Fi off", when="end")) == ""
+    assert negated("No alarms", "alarms", CheckItem(kind="assert", text="No alarm is listed")) == ""
+    unscheduled = CheckItem(kind="verify", text="The alarm is not scheduled")
+    assert negated("Not scheduled", "scheduled", unscheduled) == ""
+
+
+def _final(tmp_path: Path, *labels: str) -> RecordedScreens:
+    screens = RecordedScreens(tmp_path)
+    elements = tuple(UIElement(index=i, text=label, class_name="android.widget.TextView",
+                               bounds=Bounds(left=0, top=100 * i, right=1080, bottom=100 * i + 90))
+                     for i, label in enumerate(labels))
+    screens.record_final(ScreenView(width=1080, height=2400, elements=elements))
+    return screens
+
+
+@pytest.mark.parametrize("claim", [
+    CitationClaim(screen="final", quote="Wi-Fi"),
+    CitationClaim(screen="final", element=1, quote="Wi-Fi"),
+    CitationClaim(screen="final", element=1, attribute="text=Wi-Fi"),
+])
+def test_a_fragment_of_a_negating_text_does_not_ground_a_pass(tmp_path, claim):
+    screens = _final(tmp_path, "Network & internet", SUMMARY)
+    citation, why = ground(claim, GOAL, AT_EXIT, screens)
+    assert citation is not None and not citation.found
+    assert f"quoted 'Wi-Fi' is part of {SUMMARY!r}, which says 'off'" in why
+    assert ground(claim, GOAL, AT_EXIT, screens, passed=False)[1] == ""  # a failure may cite it
+
+
+def test_a_quote_also_shown_plainly_grounds_a_pass(tmp_path):
+    screens = _final(tmp_path, SUMMARY, "Wi\u2011Fi")
+    citation, why = ground(CitationClaim(screen="final", quote="Wi-Fi"), GOAL, AT_EXIT, screens)
+    assert why == "" and citation is not None and citation.found and citation.bounds == (0, 100, 1080, 190)
+
+
+ROWS = "Row: 0 _id=1, hour=7, minutes=30, enabled=1, label=\n"
+
+
+@pytest.mark.parametrize(("outputs", "quote", "reason"), [
+    ([ProbeOutput("content", "No result found.\n")], "result found",
+     "in the output of probe 'content', quoted 'result found' is part of 'No result found.', which says "
+     "'no': that is no evidence of a pass"),
+])
+def test_a_probe_pass_needs_readable_output_that_does_not_negate_the_quote(outputs, quote, reason):
+    claim = CitationClaim(probe="content", quote=quote)
+    citation, why = ground(claim, ALARM, AT_EXIT, RecordedScreens(Path(".")), outputs)
+    assert why == reason
+    assert citation is not None and citation.found == (not reason)
