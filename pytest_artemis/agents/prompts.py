@@ -175,7 +175,8 @@ reached (cite it), "failed" when the evidence shows it is not. The operator's ti
 claim are not evidence."""
 
 _CHECKER_PROBES = """\
-Probes read persistent device state and are the strongest evidence for it. Request one with
+Probes read persistent device state and are the strongest evidence for it; a probe whose output could
+not be read (an error message) shows nothing. Request one with
 {"tool": "probe_device", "probe": {"kind": KIND, "params": {...}}}. Kinds: """
 
 _CHECKER_OUTPUT = """\

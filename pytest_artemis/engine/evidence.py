@@ -8,6 +8,7 @@ from typing import Literal
 
 from pytest_artemis.agents.checker import screen_listing
 from pytest_artemis.contracts import EvidenceScreen, ProbeSpec, ScreenWhich, StepRecord
+from pytest_artemis.contracts.probe_outputs import Unreadable
 from pytest_artemis.device import ProbeRefused
 from pytest_artemis.device.perception import model_jpeg, perceive
 from pytest_artemis.models import ImagePart
@@ -78,8 +79,10 @@ class RunEvidence:
             result = await asyncio.to_thread(self._svc.device.probe_spec, spec)
         except ProbeRefused as exc:
             return f"refused: {exc}"
-        self.probes.append(ProbeOutput(spec.kind, result.raw))
-        return f"exit {result.exit_code}; argv {' '.join(result.argv)}\n{result.raw[:4000]}"
+        unreadable = result.parsed.reason if isinstance(result.parsed, Unreadable) else ""
+        self.probes.append(ProbeOutput(spec.kind, result.raw, unreadable))
+        note = f"; unreadable ({unreadable}): not evidence" if unreadable else ""
+        return f"exit {result.exit_code}; argv {' '.join(result.argv)}{note}\n{result.raw[:4000]}"
 
     async def live_screen(self) -> tuple[str, ImagePart | None]:
         """The device screen now (final entry only); it is recorded as a final screen a verdict may cite."""

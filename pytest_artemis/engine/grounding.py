@@ -112,10 +112,12 @@ def _before_acting(claim: CitationClaim, window: Window) -> str:
 
 @dataclass(frozen=True)
 class ProbeOutput:
-    """A probe the checker ran in this judgement, and its raw output."""
+    """A probe the checker ran in this judgement, its raw output and, when that output could not be read as
+    the probe's format (an error message, a failed command), why."""
 
     kind: str
     raw: str
+    unreadable: str = ""
 
 
 _EDITABLE = ("EditText", "AutoCompleteTextView", "SearchView", "SearchAutoComplete")
@@ -220,6 +222,10 @@ def _by_probe(
     ran = [p for p in probes if p.kind.casefold() == claim.probe.strip().casefold()]
     if not ran:
         return None, f"probe {claim.probe!r} was not run in this judgement"
+    failed = ran[-1].unreadable
+    ran = [p for p in ran if not p.unreadable]
+    if not ran:  # an error message echoes the query it failed on: it shows nothing about the device
+        return None, f"probe {claim.probe!r} gave no readable output ({failed}): its text is not evidence"
     if not claim.quote:
         return None, f"probe {claim.probe!r} cited without a quote of its output"
     holding = [p.raw for p in ran if contains(p.raw, claim.quote)]
@@ -258,8 +264,9 @@ def ground(
     acted, a ``passed`` ``end`` item (the goal included) only on an earlier screen whose cited text or
     element still shows on the final screen, and a ``passed`` ``complete`` item only on a screen served
     with its checkpoint or one whose cited text or element still shows at the anchor step; and no pass
-    rests on a quote from a text that says the opposite. Blocking (a cited screen may need OCR once).
-    The citation is kept even when not found, so the ledger shows what was claimed.
+    rests on a quote from a text that says the opposite, nor any verdict on a probe's unreadable output.
+    Blocking (a cited screen may need OCR once). The citation is kept even when not found, so the ledger
+    shows what was claimed.
     """
     if claim is None:
         return None, "no citation: a verdict must cite a recorded screen (quote or element) or a probe"

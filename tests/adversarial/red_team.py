@@ -12,8 +12,8 @@ from pytest_artemis.agents.schemas import (
     OperatorDecision,
     PlanReply,
 )
-from pytest_artemis.contracts import Finish, Key, Tap, Wait
-from pytest_artemis.testing import ScriptedRequest
+from pytest_artemis.contracts import Finish, Key, ProbeSpec, Tap, Wait
+from pytest_artemis.testing import ScriptedRequest, ToolRequest
 
 PLAN = "- [ ] Open Wi-Fi settings\n- [ ] Turn Wi-Fi on\n"
 TURN_ON = "Turn Wi-Fi on"
@@ -128,3 +128,16 @@ on_on_list = scripted("open", "on", "back", "finish")
 def fragment(request: ScriptedRequest) -> CheckReport:
     """Passes everything quoting "Wi-Fi" on the final screen, whatever the text around it says."""
     return _pass_all(request, CitationClaim(screen="final", quote="Wi-Fi"), "the screen shows Wi-Fi")
+
+
+off_on_page = scripted("open", "off", "finish")
+BOGUS_URI = "content://settings/wifi_on"
+
+
+def error_probe(request: ScriptedRequest) -> CheckReport:
+    """Runs a content query for a URI no provider knows, then passes everything quoting its output (the
+    error message echoes the URI)."""
+    if "probe_device(content)" not in request.messages[-1].text:
+        spec = ProbeSpec(kind="content", params={"uri": BOGUS_URI})
+        return CheckReport(requests=[ToolRequest(tool="probe_device", probe=spec)])
+    return _pass_all(request, CitationClaim(probe="content", quote="wifi_on"), "the probe shows it")

@@ -66,3 +66,10 @@ def test_a_quote_from_a_text_that_says_the_opposite_does_not_pass(project):
     (goal,) = _verdicts(matrix, "fragment_of_contrary_text", "Turn Wi-Fi on in Settings")
     assert goal.status == "inconclusive" and goal.citation is not None and not goal.citation.found
     assert "quoted 'Wi-Fi' is part of 'Mobile, Wi\u2011Fi off, hotspot', which says 'off'" in goal.reason
+
+
+def test_an_error_message_from_a_probe_is_not_evidence(project):
+    matrix = _run(project, {"error_message_as_probe_output": ("off_on_page", "error_probe", "", "UNCHECKED")})
+    (goal,) = _verdicts(matrix, "error_message_as_probe_output", "Turn Wi-Fi on in Settings")
+    assert goal.status == "inconclusive"
+    assert "probe 'content' gave no readable output (Error while accessing provider" in goal.reason

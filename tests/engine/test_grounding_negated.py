@@ -1,5 +1,5 @@
 """Grounding what a citation says, not only that it exists: a pass may not rest on a clause that negates
-it ("No alarm set", the "Wi-Fi off" of a summary)."""
+it ("No alarm set", the "Wi-Fi off" of a summary), nor on a probe's unreadable output (an error message)."""
 
 from __future__ import annotations
 
@@ -74,9 +74,14 @@ ROWS = "Row: 0 _id=1, hour=7, minutes=30, enabled=1, label=\n"
 
 
 @pytest.mark.parametrize(("outputs", "quote", "reason"), [
+    ([ProbeOutput("content", "Error while accessing provider:settings\nUnknown URL content://settings/wifi_on",
+                  "Error while accessing provider:settings")], "wifi_on",
+     "probe 'content' gave no readable output (Error while accessing provider:settings): its text is not "
+     "evidence"),
     ([ProbeOutput("content", "No result found.\n")], "result found",
      "in the output of probe 'content', quoted 'result found' is part of 'No result found.', which says "
      "'no': that is no evidence of a pass"),
+    ([ProbeOutput("content", "Error: x", "unreadable"), ProbeOutput("content", ROWS)], "hour=7", ""),
 ])
 def test_a_probe_pass_needs_readable_output_that_does_not_negate_the_quote(outputs, quote, reason):
     claim = CitationClaim(probe="content", quote=quote)
