@@ -162,6 +162,10 @@ and ordering expectations must be judged from those steps. The device has moved 
 screen is not evidence here. A "passed" cites the anchor step or the step before it; an older screen
 counts only when what it cites still shows at the anchor step."""
 
+_CHECKER_ANCHOR_PROBES = """\
+A probe reads the device as it is when the probe runs: at a checkpoint it counts only when no step
+after the anchor had begun to act by then (the harness checks)."""
+
 _CHECKER_FINAL = """\
 You judge at the end of the run, against the user's original goal (not the plan's wording). `@end`
 items and the goal are judged on the final state (the current screen is attached): a "passed" cites
@@ -206,6 +210,7 @@ def checker_system(
         _CHECKER_ANCHOR if entry == "checkpoint" else _CHECKER_FINAL,
         _CHECKER_GOAL if "goal" in kinds else "",
         _CHECKER_PROBES + _probe_kinds(probes) if probes is not None else "",
+        _CHECKER_ANCHOR_PROBES if probes is not None and entry == "checkpoint" else "",
         tools,
         _CHECKER_OUTPUT,
     )

@@ -75,12 +75,13 @@ class RunEvidence:
         return self._run.plan_text
 
     async def probe(self, spec: ProbeSpec) -> str:
+        acted = self._run.acting  # before the read: a step starting meanwhile makes it late
         try:
             result = await asyncio.to_thread(self._svc.device.probe_spec, spec)
         except ProbeRefused as exc:
             return f"refused: {exc}"
         unreadable = result.parsed.reason if isinstance(result.parsed, Unreadable) else ""
-        self.probes.append(ProbeOutput(spec.kind, result.raw, unreadable))
+        self.probes.append(ProbeOutput(spec.kind, result.raw, unreadable, acted=acted))
         note = f"; unreadable ({unreadable}): not evidence" if unreadable else ""
         return f"exit {result.exit_code}; argv {' '.join(result.argv)}{note}\n{result.raw[:4000]}"
 

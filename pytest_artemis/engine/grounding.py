@@ -113,11 +113,13 @@ def _before_acting(claim: CitationClaim, window: Window) -> str:
 @dataclass(frozen=True)
 class ProbeOutput:
     """A probe the checker ran in this judgement, its raw output and, when that output could not be read as
-    the probe's format (an error message, a failed command), why."""
+    the probe's format (an error message, a failed command), why; ``acted`` is the latest step whose
+    actions had started on the device before the probe read it."""
 
     kind: str
     raw: str
     unreadable: str = ""
+    acted: int = 0
 
 
 _EDITABLE = ("EditText", "AutoCompleteTextView", "SearchView", "SearchAutoComplete")
@@ -217,11 +219,16 @@ def _by_quote(
 
 
 def _by_probe(
-    claim: CitationClaim, probes: Sequence[ProbeOutput], passing: CheckItem | None
+    claim: CitationClaim, probes: Sequence[ProbeOutput], passing: CheckItem | None, anchor: int | None
 ) -> tuple[Citation | None, str]:
     ran = [p for p in probes if p.kind.casefold() == claim.probe.strip().casefold()]
     if not ran:
         return None, f"probe {claim.probe!r} was not run in this judgement"
+    late = ran[-1].acted
+    ran = [p for p in ran if anchor is None or p.acted <= anchor]
+    if not ran:  # like the live screen, a probe reads the device now, and it has moved on
+        return None, (f"probe {claim.probe!r} ran after step {late}'s actions had started: it shows the "
+                      f"device after the anchor step {anchor}, not the state this checkpoint judges")
     failed = ran[-1].unreadable
     ran = [p for p in ran if not p.unreadable]
     if not ran:  # an error message echoes the query it failed on: it shows nothing about the device
@@ -264,9 +271,9 @@ def ground(
     acted, a ``passed`` ``end`` item (the goal included) only on an earlier screen whose cited text or
     element still shows on the final screen, and a ``passed`` ``complete`` item only on a screen served
     with its checkpoint or one whose cited text or element still shows at the anchor step; and no pass
-    rests on a quote from a text that says the opposite, nor any verdict on a probe's unreadable output.
-    Blocking (a cited screen may need OCR once). The citation is kept even when not found, so the ledger
-    shows what was claimed.
+    rests on a quote from a text that says the opposite, on a probe's unreadable output, or (at a
+    checkpoint) on a probe that ran after a later step began to act. Blocking (a cited screen may need
+    OCR once). The citation is kept even when not found, so the ledger shows what was claimed.
     """
     if claim is None:
         return None, "no citation: a verdict must cite a recorded screen (quote or element) or a probe"
@@ -275,7 +282,7 @@ def ground(
     if passed and item.kind in ("goal", "verify") and (why := _before_acting(claim, window)):
         return unfound, why
     if claim.probe:
-        found, why = _by_probe(claim, probes, item if passed else None)
+        found, why = _by_probe(claim, probes, item if passed else None, window.anchor)
         return found or unfound, why
     view, why = _screen(claim, window, screens)
     if view is None:

@@ -107,6 +107,7 @@ async def operator_turn(svc: RunServices, run: RunProgress, scheduler: Checkpoin
     if decision is not None and decision.plan is not None:
         _plan_write(svc, run, turn, decision.plan)
     actions = tuple(decision.actions) if decision else ()
+    run.acting = turn.number if actions else run.acting
     results, finish, refused, device_error = await execute(svc.device, screen.view, actions)
     post = post_hierarchy = None
     post_elements: tuple[UIElement, ...] = ()

@@ -100,6 +100,9 @@ class RunProgress:
     the next final check."""
     anchors: dict[str, int] = field(default_factory=dict)
     """Subgoal key → the step that last marked it done."""
+    acting: int = 0
+    """The latest step whose actions have started on the device: a probe read after step N's actions began
+    shows the device after step N - 1."""
     repairs: Counter[str] = field(default_factory=Counter)
     stop: Stop | None = None
     """Why the run must end as blocked (breaker, time budget, halt policy); None while it may go on."""

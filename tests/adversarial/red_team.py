@@ -3,6 +3,8 @@ needs), and checkers whose citations exist but do not show what they pass."""
 
 from __future__ import annotations
 
+import time
+
 from fault_scripts import mark_done
 
 from pytest_artemis.agents.schemas import (
@@ -141,3 +143,27 @@ def error_probe(request: ScriptedRequest) -> CheckReport:
         spec = ProbeSpec(kind="content", params={"uri": BOGUS_URI})
         return CheckReport(requests=[ToolRequest(tool="probe_device", probe=spec)])
     return _pass_all(request, CitationClaim(probe="content", quote="wifi_on"), "the probe shows it")
+
+
+def ticked_late(request: ScriptedRequest) -> OperatorDecision:
+    """Ticks "Turn Wi-Fi on" with Wi-Fi off at turn 3 (adding a subgoal, so the run goes on), then turns
+    Wi-Fi on at turn 4 and idles until turn 8, when it claims the goal."""
+    plan = request.plan
+    if request.turn == 3:
+        plan = mark_done(plan, TURN_ON) + "- [ ] Watch Wi-Fi stay on\n"
+    elif request.turn == 8:
+        plan = mark_done(plan)
+    what = ("open", "off", "wait", "on", "wait", "wait", "wait", "finish")[min(request.turn, 8) - 1]
+    return _step(request, what).model_copy(update={"plan": plan if plan != request.plan else None})
+
+
+def late_probe(request: ScriptedRequest) -> CheckReport:
+    """At a checkpoint: takes its time (the operator goes on meanwhile), then probes Wi-Fi and passes every
+    item citing the probe's "1"; at the final check, honest."""
+    if request.entry == "final":
+        return honest(request)
+    if "probe_device(setting)" not in request.messages[-1].text:
+        time.sleep(2.0)  # a slow checker: the device moves on after the anchor step
+        spec = ProbeSpec(kind="setting", params={"ns": "global", "key": "wifi_on"})
+        return CheckReport(requests=[ToolRequest(tool="probe_device", probe=spec)])
+    return _pass_all(request, CitationClaim(probe="setting", quote="1"), "wifi_on is 1")

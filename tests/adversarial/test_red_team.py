@@ -73,3 +73,11 @@ def test_an_error_message_from_a_probe_is_not_evidence(project):
     (goal,) = _verdicts(matrix, "error_message_as_probe_output", "Turn Wi-Fi on in Settings")
     assert goal.status == "inconclusive"
     assert "probe 'content' gave no readable output (Error while accessing provider" in goal.reason
+
+
+def test_a_probe_run_after_the_anchor_step_does_not_show_the_state_at_the_anchor(project):
+    marks = f'@pytest.mark.assert_("{READS_ON}", subgoal="Turn Wi-Fi on")'
+    matrix = _run(project, {"late_probe": ("ticked_late", "late_probe", marks, "UNCHECKED")})
+    (late,) = _verdicts(matrix, "late_probe", READS_ON)
+    assert late.status == "inconclusive" and late.anchor_step == 3
+    assert "probe 'setting' ran after step" in late.reason and "after the anchor step 3" in late.reason

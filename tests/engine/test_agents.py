@@ -118,6 +118,9 @@ def test_checker_prompt_sections_follow_items_entry_and_tools():
     assert all('"Alarm set" from "No alarm set"' in p for p in (only_verify, only_assert))
     assert "still shows at the anchor step" in only_verify and "anchor" not in only_assert
     assert "an error message" in only_assert and "an error message" not in only_verify
+    probing = checker_system([VERIFY], entry="checkpoint", tool_docs=["x"], probes=builtin_probes())
+    assert "no step\nafter the anchor had begun to act" in probing
+    assert "begun to act" not in only_verify and "begun to act" not in only_assert
 
 
 def test_checker_is_told_the_sessions_probe_kinds():

@@ -9,7 +9,7 @@ import pytest
 
 from pytest_artemis.agents.schemas import CitationClaim
 from pytest_artemis.contracts import Bounds, CheckItem, ScreenView, UIElement
-from pytest_artemis.engine.grounding import Window, ground
+from pytest_artemis.engine.grounding import ProbeOutput, Window, ground
 from pytest_artemis.engine.screens import RecordedScreens
 
 GOAL = CheckItem(kind="goal", text="Turn Wi-Fi on", when="end")
@@ -104,3 +104,16 @@ def test_the_screens_served_with_a_checkpoint_and_a_failed_verdict_may_show_what
     off_then = CitationClaim(step=2, screen="pre", quote="ON")
     assert ground(off_then, verify, AT_ANCHOR, screens, passed=False)[1] == ""
 
+
+def test_a_probe_read_after_a_later_step_began_to_act_does_not_ground_a_checkpoint_verdict(tmp_path):
+    item = CheckItem(kind="assert", text="Wi-Fi is on")
+    claim = CitationClaim(probe="setting", quote="1")
+    in_time, late = ProbeOutput("setting", "1\n", acted=5), ProbeOutput("setting", "1\n", acted=6)
+    screens = RecordedScreens(tmp_path)
+    assert ground(claim, item, AT_ANCHOR, screens, [in_time])[1] == ""
+    for passed in (True, False):
+        citation, why = ground(claim, item, AT_ANCHOR, screens, [late], passed=passed)
+        assert citation is not None and not citation.found
+        assert why.startswith("probe 'setting' ran after step 6's actions had started: it shows the device "
+                              "after the anchor step 5")
+    assert ground(claim, item, AT_EXIT, screens, [late])[1] == ""  # the final check judges the end state
