@@ -290,7 +290,7 @@ def ground(
     typed = window.typed if passed else ()
     found, why = _on_view(claim, item, view, typed, passed=passed)
     if found is not None and passed:
-        why = _stale(claim, item, window, screens, typed)
+        why = _stale(claim, item, window, screens, typed, view)
     return (found, "") if found is not None and not why else (unfound, why)
 
 
@@ -314,8 +314,30 @@ def _on_view(
     return found, why
 
 
+def _row(view: ScreenView, element: UIElement) -> tuple[str, ...]:
+    """The labels shown on ``element``'s row (other elements whose vertical centre lies within it)."""
+    top, bottom = element.bounds.top, element.bounds.bottom
+    return tuple(sorted(normalise(e.label) for e in view.elements
+                        if e.index != element.index and e.label and top <= e.center[1] < bottom))
+
+
+def _holds_on(claim: CitationClaim, item: CheckItem, cited: ScreenView, reference: ScreenView,
+              typed: Sequence[str]) -> bool:
+    """Whether what ``claim`` shows on the ``cited`` screen still shows on the ``reference`` one. A cited
+    element must be the same element there, not only the same index: the same class and id, with the same
+    labels on its row (element [4] is the Wi-Fi switch on one page and the Bluetooth switch on another)."""
+    if _on_view(claim, item, reference, typed)[0] is None:
+        return False
+    if claim.element is None:
+        return True
+    old, new = (next(e for e in v.elements if e.index == claim.element) for v in (cited, reference))
+    return (old.class_name, old.resource_id, _row(cited, old)) == (new.class_name, new.resource_id,
+                                                                   _row(reference, new))
+
+
 def _stale(
-    claim: CitationClaim, item: CheckItem, window: Window, screens: RecordedScreens, typed: Sequence[str]
+    claim: CitationClaim, item: CheckItem, window: Window, screens: RecordedScreens, typed: Sequence[str],
+    cited: ScreenView,
 ) -> str:
     """Why an earlier screen cannot show that an item holds when it is judged ('' when it may): the state
     may have changed after it was recorded. An ``end`` item (the goal included) holds at exit, so at the
@@ -327,7 +349,7 @@ def _stale(
         if not finals:
             return f"{_where(claim)} is earlier than the end of the run, and no final screen was recorded"
         at_exit = claim.model_copy(update={"step": None, "screen": "final"})
-        if _on_view(at_exit, item, finals[0], typed)[0] is not None:
+        if _holds_on(at_exit, item, cited, finals[0], typed):
             return ""
         return (f"{_where(claim)} shows it, but the final screen no longer does: an end-of-run check rests "
                 "on the state at exit (cite the final screen or a probe)")
@@ -338,7 +360,7 @@ def _stale(
     which: ScreenWhich = "post" if post is not None and post.elements else "pre"
     view = post if which == "post" else screens.view(anchor, "pre")
     at_anchor = claim.model_copy(update={"step": anchor, "screen": which})
-    if view is not None and _on_view(at_anchor, item, view, typed)[0] is not None:
+    if view is not None and _holds_on(at_anchor, item, cited, view, typed):
         return ""
     return (f"{_where(claim)} shows it, but step {anchor} (the anchor) no longer does: a checkpoint rests "
             f"on the state when its subgoal was marked done (cite step {anchor - 1} or {anchor})")

@@ -48,6 +48,10 @@ def _step(request: ScriptedRequest, what: str) -> OperatorDecision:
                                 plan=mark_done(request.plan, "Open Wi-Fi settings"))
     if what == "back":
         return OperatorDecision(decision="back to the list", actions=[Key(key="BACK")])
+    if what == "bluetooth":
+        row = screen.find("Bluetooth")
+        assert row is not None and switch is None, "the adversary expects the Settings list"
+        return OperatorDecision(decision="open Bluetooth", actions=[Tap(element=row.index)])
     if what == "finish":
         return OperatorDecision(decision="done", actions=[Finish(summary="Wi-Fi is on")],
                                 plan=mark_done(request.plan))
@@ -59,8 +63,8 @@ def _step(request: ScriptedRequest, what: str) -> OperatorDecision:
 
 
 def scripted(*turns: str, tick: dict[int, str] | None = None):
-    """An operator following ``turns`` (open, on, off, toggle, wait, back, finish), one per turn; ``tick``
-    maps a turn to the plan it writes: ``"done"`` ticks "Turn Wi-Fi on", ``"reopen"`` unticks it."""
+    """An operator following ``turns`` (open, on, off, toggle, wait, back, bluetooth, finish), one per turn;
+    ``tick`` maps a turn to the plan it writes: ``"done"`` ticks "Turn Wi-Fi on", ``"reopen"`` unticks it."""
     ticks = tick or {}
 
     def operate(request: ScriptedRequest) -> OperatorDecision:
@@ -167,3 +171,18 @@ def late_probe(request: ScriptedRequest) -> CheckReport:
         spec = ProbeSpec(kind="setting", params={"ns": "global", "key": "wifi_on"})
         return CheckReport(requests=[ToolRequest(tool="probe_device", probe=spec)])
     return _pass_all(request, CitationClaim(probe="setting", quote="1"), "wifi_on is 1")
+
+
+# Turn Wi-Fi on (turn 2) and off (turn 3); end on the Bluetooth page with Bluetooth on, or stay on the Wi-Fi
+# page with Wi-Fi on: either way the final screen's element [4] is a switch that is on.
+wifi_off_bluetooth_on = scripted("open", "on", "off", "back", "bluetooth", "on", "finish")
+wifi_stays_on = scripted("open", "on", "wait", "finish")
+
+
+def same_index(request: ScriptedRequest) -> CheckReport:
+    """At the final check: passes the goal citing the Wi-Fi switch ON on step 3's pre-screen (element [4],
+    checked=true), betting that element [4] of the final screen is a switch that is on too."""
+    if request.entry != "final":
+        return honest(request)
+    return _pass_all(request, CitationClaim(step=3, screen="pre", element=4, attribute="checked=true"),
+                     "the Wi-Fi switch was on")

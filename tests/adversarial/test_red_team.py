@@ -81,3 +81,12 @@ def test_a_probe_run_after_the_anchor_step_does_not_show_the_state_at_the_anchor
     (late,) = _verdicts(matrix, "late_probe", READS_ON)
     assert late.status == "inconclusive" and late.anchor_step == 3
     assert "probe 'setting' ran after step" in late.reason and "after the anchor step 3" in late.reason
+
+
+def test_an_earlier_element_still_shown_at_exit_is_the_same_element_not_the_same_index(project):
+    matrix = _run(project, {
+        "same_index_other_switch": ("wifi_off_bluetooth_on", "same_index", "", "UNCHECKED"),
+        "same_index_same_switch": ("wifi_stays_on", "same_index", "", "PASSED"),
+    })
+    (goal,) = _verdicts(matrix, "same_index_other_switch", "Turn Wi-Fi on in Settings")
+    assert goal.status == "inconclusive" and "the final screen no longer does" in goal.reason

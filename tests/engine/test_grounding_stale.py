@@ -117,3 +117,24 @@ def test_a_probe_read_after_a_later_step_began_to_act_does_not_ground_a_checkpoi
         assert why.startswith("probe 'setting' ran after step 6's actions had started: it shows the device "
                               "after the anchor step 5")
     assert ground(claim, item, AT_EXIT, screens, [late])[1] == ""  # the final check judges the end state
+
+
+def _page(title: str, on: bool) -> ScreenView:
+    row = UIElement(index=3, text=title, class_name="android.widget.TextView",
+                    bounds=Bounds(left=64, top=310, right=800, bottom=390))
+    return ScreenView(width=1080, height=2400, elements=(row, _switch(on)))
+
+
+@pytest.mark.parametrize("window", [AT_EXIT, AT_ANCHOR])
+def test_a_cited_element_must_still_be_the_same_element_not_only_the_same_index(tmp_path, window):
+    when = "end" if window.final else "complete"
+    item = CheckItem(kind="assert", text="The Wi-Fi switch reads ON", when=when)
+    claim = CitationClaim(step=2, screen="pre", element=4, attribute="checked=true")
+    for title, holds in (("Use Bluetooth", False), ("Wi-Fi", True)):
+        screens = RecordedScreens(tmp_path)
+        screens.record(2, "pre", _page("Wi-Fi", True))
+        screens.record(5, "post", _page(title, True))
+        screens.record_final(_page(title, True))
+        citation, why = ground(claim, item, window, screens)
+        assert citation is not None and citation.found == holds, why
+        assert holds or "no longer does" in why
