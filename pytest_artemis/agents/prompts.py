@@ -144,7 +144,8 @@ no step needed) and then one of:
 - `probe`: the kind of a probe you ran in this judgement, with a `quote` of its output;
 - `visual`: true, only for items marked "visual judgement accepted" (a colour, an image).
 Text the operator typed into an input field is its own input: it cannot show a pass. Nor can words
-taken from a text that says the opposite ("Alarm set" from "No alarm set", "Wi-Fi" from "Wi-Fi off")."""
+taken from a text that says the opposite ("Alarm set" from "No alarm set", "Wi-Fi" from "Wi-Fi off").
+An item about an absence ("No 'keeps stopping' dialog appears") passes only on a screen without it."""
 
 _CHECKER_VERIFY = """\
 `verify` items are completion criteria: "failed" reopens the subgoal for repair, so add a short

@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pytest_artemis.agents.prose import about_absence
+from pytest_artemis.agents.prose import about_absence, quotes
 from pytest_artemis.agents.schemas import CitationClaim
 from pytest_artemis.contracts import CheckItem, Citation, ScreenView, ScreenWhich, StepRecord, UIElement
 
@@ -290,7 +290,7 @@ def ground(
     typed = window.typed if passed else ()
     found, why = _on_view(claim, item, view, typed, passed=passed)
     if found is not None and passed:
-        why = _stale(claim, item, window, screens, typed, view)
+        why = _shows_absent(item, view, _where(claim)) or _stale(claim, item, window, screens, typed, view)
     return (found, "") if found is not None and not why else (unfound, why)
 
 
@@ -312,6 +312,16 @@ def _on_view(
     if found is None and claim.visual and not item.visual:
         why += "; a visual judgement counts only for checks declared visual=True"
     return found, why
+
+
+def _shows_absent(item: CheckItem, view: ScreenView, where: str) -> str:
+    """Why a screen cannot show that an item about an absence holds ('' when it may): it shows a text the
+    item quotes as absent ("No 'keeps stopping' dialog appears" cited on a screen reading "Settings keeps
+    stopping")."""
+    if not about_absence(item.text):
+        return ""
+    shown = next((q for q in quotes(item.text) for e in view.elements if contains(e.label, q)), None)
+    return f"{where} shows {shown!r}, which the item says does not appear" if shown else ""
 
 
 def _row(view: ScreenView, element: UIElement) -> tuple[str, ...]:
@@ -348,6 +358,8 @@ def _stale(
         finals = screens.finals()
         if not finals:
             return f"{_where(claim)} is earlier than the end of the run, and no final screen was recorded"
+        if absent := _shows_absent(item, finals[0], "the final screen"):
+            return absent
         at_exit = claim.model_copy(update={"step": None, "screen": "final"})
         if _holds_on(at_exit, item, cited, finals[0], typed):
             return ""

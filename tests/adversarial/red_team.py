@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from fault_scripts import mark_done
 
 from pytest_artemis.agents.schemas import (
@@ -186,3 +187,25 @@ def same_index(request: ScriptedRequest) -> CheckReport:
         return honest(request)
     return _pass_all(request, CitationClaim(step=3, screen="pre", element=4, attribute="checked=true"),
                      "the Wi-Fi switch was on")
+
+
+@pytest.fixture
+def settings_crash(artemis_sim_faults):
+    """Settings crashes on the run's first input: a "Settings keeps stopping" dialog stays on screen (a
+    fixture of the pytester sessions, which load this module as a plugin)."""
+    artemis_sim_faults.crash_dialog("com.android.settings", after_inputs=1)
+
+
+tap_then_finish = scripted("open", "finish")
+
+
+def newest_label(request: ScriptedRequest) -> CheckReport:
+    """Passes everything citing the first labelled element of the newest screen it may cite, whatever the
+    items say should be absent."""
+    for screen in reversed(request.screens):
+        shown = next((e for e in screen.view.elements if e.label), None)
+        if shown is not None:
+            claim = CitationClaim(step=screen.step, screen=screen.screen, element=shown.index,
+                                  quote=shown.label)
+            return _pass_all(request, claim, f"the screen shows {shown.label!r}")
+    return CheckReport()

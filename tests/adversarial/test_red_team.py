@@ -26,7 +26,7 @@ def _run(project, cases):
     for name, (operator, checker, marks, _) in cases.items():
         project.makepyfile(**{f"test_{name}": MODULE.format(operator=operator, checker=checker, marks=marks,
                                                             app=SETTINGS, name=name)})
-    matrix = run_matrix(project, subprocess=True)
+    matrix = run_matrix(project, "-p", "red_team", subprocess=True)  # its fixtures too
     for name, (_, _, _, word) in cases.items():
         matrix.expect(f"test_{name}", word)
     return matrix
@@ -90,3 +90,18 @@ def test_an_earlier_element_still_shown_at_exit_is_the_same_element_not_the_same
     })
     (goal,) = _verdicts(matrix, "same_index_other_switch", "Turn Wi-Fi on in Settings")
     assert goal.status == "inconclusive" and "the final screen no longer does" in goal.reason
+
+
+NO_DIALOG = "No 'keeps stopping' dialog appears"
+
+
+def test_an_absence_does_not_pass_on_a_screen_that_shows_what_should_be_absent(project):
+    crashing = '@pytest.mark.usefixtures("settings_crash")\n'
+    matrix = _run(project, {
+        "absence_on_the_dialog": ("tap_then_finish", "newest_label",
+                                  crashing + f'@pytest.mark.assert_("{NO_DIALOG}", when="end")', "UNCHECKED"),
+        "absence_on_a_healthy_screen": ("on_on_list", "newest_label",
+                                        f'@pytest.mark.assert_("{NO_DIALOG}", when="end")', "PASSED"),
+    })
+    (absent,) = _verdicts(matrix, "absence_on_the_dialog", NO_DIALOG)
+    assert absent.status == "inconclusive" and "keeps stopping" in absent.reason

@@ -116,6 +116,7 @@ def test_checker_prompt_sections_follow_items_entry_and_tools():
     assert "cited text still shows at the end" not in only_verify
     assert all("typed into an input field is its own input" in p for p in (only_verify, only_assert))
     assert all('"Alarm set" from "No alarm set"' in p for p in (only_verify, only_assert))
+    assert all("passes only on a screen without it" in p for p in (only_verify, only_assert))
     assert "still shows at the anchor step" in only_verify and "anchor" not in only_assert
     assert "an error message" in only_assert and "an error message" not in only_verify
     probing = checker_system([VERIFY], entry="checkpoint", tool_docs=["x"], probes=builtin_probes())

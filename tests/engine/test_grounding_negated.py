@@ -1,5 +1,6 @@
 """Grounding what a citation says, not only that it exists: a pass may not rest on a clause that negates
-it ("No alarm set", the "Wi-Fi off" of a summary), nor on a probe's unreadable output (an error message)."""
+it ("No alarm set", the "Wi-Fi off" of a summary), on a probe's unreadable output (an error message), nor,
+for an item about an absence, on a screen that shows what should be absent."""
 
 from __future__ import annotations
 
@@ -88,3 +89,20 @@ def test_a_probe_pass_needs_readable_output_that_does_not_negate_the_quote(outpu
     citation, why = ground(claim, ALARM, AT_EXIT, RecordedScreens(Path(".")), outputs)
     assert why == reason
     assert citation is not None and citation.found == (not reason)
+
+
+NO_DIALOG = CheckItem(kind="assert", text="No 'keeps stopping' dialog appears", when="end")
+DIALOG = "the final screen shows 'keeps stopping', which the item says does not appear"
+
+
+def test_an_absence_does_not_pass_on_a_screen_showing_what_it_says_is_absent(tmp_path):
+    screens = _final(tmp_path, "Settings keeps stopping", "Close app")
+    claim = CitationClaim(screen="final", quote="Close app")
+    citation, why = ground(claim, NO_DIALOG, AT_EXIT, screens)
+    assert citation is not None and not citation.found and why == DIALOG
+    assert ground(claim, NO_DIALOG, AT_EXIT, screens, passed=False)[1] == ""  # a failure may cite it
+    earlier = CitationClaim(step=2, screen="pre", quote="Settings")
+    screens.record(2, "pre", _final(tmp_path, "Settings").finals()[0])
+    assert ground(earlier, NO_DIALOG, AT_EXIT, screens)[1] == DIALOG  # still there at exit
+    healthy = _final(tmp_path, "Settings", "Network & internet")
+    assert ground(CitationClaim(screen="final", quote="Settings"), NO_DIALOG, AT_EXIT, healthy)[1] == ""
