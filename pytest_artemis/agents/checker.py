@@ -119,8 +119,10 @@ def apply_rules(item: CheckItem, verdict: ModelVerdict | None) -> Assessment:
 
 
 def conflicting(item: CheckItem, verdicts: Sequence[ModelVerdict]) -> list[Assessment]:
-    """Verdicts that disagree on one item in one reply: every one of them is kept, as inconclusive."""
-    said = " vs ".join(v.status for v in verdicts)
+    """Verdicts that disagree on one item in one reply: every one of them is kept, as inconclusive. A
+    verdict the checker's own words take away disagrees with one that stands, whatever their status."""
+    said = " vs ".join(f"{v.status} (taken back by its own words)"
+                       if undermined(item.text, v.status, v.evidence) else v.status for v in verdicts)
     return [Assessment(item, "inconclusive", v.evidence,
                        reason=f"conflicting verdicts in one reply ({said}); this one said {v.status}",
                        claim=v.citation) for v in verdicts]
@@ -141,8 +143,9 @@ def _norm(text: str) -> str:
 def match_verdicts(items: Sequence[CheckItem], verdicts: Sequence[ModelVerdict]) -> list[Assessment]:
     """Pair model verdicts with items by verbatim text (whitespace/case-insensitive), then apply the rules.
 
-    Several verdicts for one item that disagree on the status are all recorded, each inconclusive; a
-    repeated verdict with the same status counts once (the first).
+    Several verdicts for one item that disagree (on the status, or because the checker's own words take
+    one of them away) are all recorded, each inconclusive; a repeated verdict that agrees counts once (the
+    first).
     """
     by_text: dict[str, list[ModelVerdict]] = {}
     for verdict in verdicts:
@@ -150,10 +153,11 @@ def match_verdicts(items: Sequence[CheckItem], verdicts: Sequence[ModelVerdict])
     assessments: list[Assessment] = []
     for item in items:
         said = by_text.get(_norm(item.text), [])
-        if len({v.status for v in said}) > 1:
+        assessed = [apply_rules(item, v) for v in said] or [apply_rules(item, None)]
+        if len(said) > 1 and len({v.status for v in said} | {a.status for a in assessed}) > 1:
             assessments += conflicting(item, said)
         else:
-            assessments.append(apply_rules(item, said[0] if said else None))
+            assessments.append(assessed[0])
     return assessments
 
 

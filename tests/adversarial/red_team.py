@@ -209,3 +209,21 @@ def newest_label(request: ScriptedRequest) -> CheckReport:
                                   quote=shown.label)
             return _pass_all(request, claim, f"the screen shows {shown.label!r}")
     return CheckReport()
+
+
+def _twice(request: ScriptedRequest, second: str) -> CheckReport:
+    claim = _switch(request.screens)
+    if claim is None or request.entry != "final":
+        return honest(request)
+    return CheckReport(verdicts=[ModelVerdict(item=i.text, status="passed", evidence=e, citation=claim)
+                                 for i in request.checks for e in ("the Wi-Fi switch reads ON", second)])
+
+
+def double_talk(request: ScriptedRequest) -> CheckReport:
+    """At the final check, passes every item twice citing the switch: once saying it is on, once not."""
+    return _twice(request, "the Wi-Fi switch is not on")
+
+
+def said_twice(request: ScriptedRequest) -> CheckReport:
+    """At the final check, passes every item twice citing the switch, saying it is on both times."""
+    return _twice(request, "the Wi-Fi switch reads ON")

@@ -105,3 +105,13 @@ def test_an_absence_does_not_pass_on_a_screen_that_shows_what_should_be_absent(p
     })
     (absent,) = _verdicts(matrix, "absence_on_the_dialog", NO_DIALOG)
     assert absent.status == "inconclusive" and "keeps stopping" in absent.reason
+
+
+def test_a_pass_repeated_in_one_reply_stands_only_if_every_repeat_does(project):
+    matrix = _run(project, {
+        "double_talk": ("wifi_stays_on", "double_talk", "", "UNCHECKED"),
+        "said_twice": ("wifi_stays_on", "said_twice", "", "PASSED"),
+    })
+    goal = _verdicts(matrix, "double_talk", "Turn Wi-Fi on in Settings")
+    assert [v.status for v in goal] == ["inconclusive"] * 2
+    assert all("(passed vs passed (taken back by its own words))" in v.reason for v in goal)

@@ -68,6 +68,15 @@ def test_conflicting_verdicts_for_one_item_are_all_kept_inconclusive():
     assert all("conflicting verdicts in one reply (passed vs failed)" in j.reason for j in judged[:2])
 
 
+def test_a_repeated_verdict_its_own_words_take_back_conflicts_with_the_one_that_stands():
+    said = [ModelVerdict(item=VERIFY.text, status="passed", evidence="The list shows 7:30 AM"),
+            ModelVerdict(item=VERIFY.text, status="passed", evidence="7:30 AM is not shown")]
+    judged = match_verdicts([VERIFY], said)
+    assert [(j.status, j.evidence) for j in judged] == [("inconclusive", e.evidence) for e in said]
+    said_twice = "conflicting verdicts in one reply (passed vs passed (taken back by its own words))"
+    assert all(said_twice in j.reason for j in judged)
+
+
 @pytest.mark.parametrize(("item", "evidence", "said"), [
     (VERIFY.text, "7:30 AM is not shown in the alarm list", "is not shown"),
     (VERIFY.text, "The alarm was never saved", "never saved"),
