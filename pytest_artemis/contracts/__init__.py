@@ -1,55 +1,123 @@
 """Typed contracts at the bottom of the dependency graph: every layer may import them, they import
-nothing else of ours."""
+nothing else of ours.
 
-from .actions import (
-    Action,
-    ActionResult,
-    Finish,
-    Key,
-    Launch,
-    LongPress,
-    Point,
-    ResolvedElement,
-    Scroll,
-    Swipe,
-    Tap,
-    TypeText,
-    Wait,
-)
-from .checks import (
-    CheckItem,
-    CheckKind,
-    CheckOrigin,
-    CheckVerdict,
-    CheckWhen,
-    Citation,
-    EvidenceScreen,
-    EvidenceSource,
-    ProbeCheck,
-    ProbeParam,
-    ProbeResult,
-    ProbeSpec,
-    ScreenWhich,
-    VerdictSource,
-    VerdictStatus,
-)
-from .errors import ArtemisError, InfrastructureError, UsageError
-from .models import ROLES, CallStatus, ModelCallRecord, Role, RoleUsage, Usage
-from .outcome import (
-    OUTCOME_WORDS,
-    Execution,
-    InfraFailure,
-    ItemSummary,
-    OutcomeWord,
-    RunOutcome,
-    TaskResult,
-    TaskStatus,
-    TestTally,
-    outcome_word,
-)
-from .screen import Bounds, ScreenView, UIElement
-from .steps import StepFlag, StepRecord, TurnKind
-from .task import TaskSpec
+The names below load on first use (PEP 562): ``from pytest_artemis.contracts import ProbeCheck`` imports
+the module that defines it and what that module needs, not every contract (the action union alone is
+most of the package's import time, and test modules import probe checks at collection)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .actions import (
+        Action,
+        ActionResult,
+        Finish,
+        Key,
+        Launch,
+        LongPress,
+        Point,
+        ResolvedElement,
+        Scroll,
+        Swipe,
+        Tap,
+        TypeText,
+        Wait,
+    )
+    from .checks import (
+        CheckItem,
+        CheckKind,
+        CheckOrigin,
+        CheckVerdict,
+        CheckWhen,
+        Citation,
+        EvidenceScreen,
+        EvidenceSource,
+        ProbeCheck,
+        ProbeParam,
+        ProbeResult,
+        ProbeSpec,
+        ScreenWhich,
+        VerdictSource,
+        VerdictStatus,
+    )
+    from .errors import ArtemisError, InfrastructureError, UsageError
+    from .models import ROLES, CallStatus, ModelCallRecord, Role, RoleUsage, Usage
+    from .outcome import (
+        OUTCOME_WORDS,
+        Execution,
+        InfraFailure,
+        ItemSummary,
+        OutcomeWord,
+        RunOutcome,
+        TaskResult,
+        TaskStatus,
+        TestTally,
+        outcome_word,
+    )
+    from .screen import Bounds, ScreenView, UIElement
+    from .steps import StepFlag, StepRecord, TurnKind
+    from .task import TaskSpec
+
+# Where each public name is defined.
+_LAZY: dict[str, str] = {
+    "Action": "actions",
+    "ActionResult": "actions",
+    "Finish": "actions",
+    "Key": "actions",
+    "Launch": "actions",
+    "LongPress": "actions",
+    "Point": "actions",
+    "ResolvedElement": "actions",
+    "Scroll": "actions",
+    "Swipe": "actions",
+    "Tap": "actions",
+    "TypeText": "actions",
+    "Wait": "actions",
+    "CheckItem": "checks",
+    "CheckKind": "checks",
+    "CheckOrigin": "checks",
+    "CheckVerdict": "checks",
+    "CheckWhen": "checks",
+    "Citation": "checks",
+    "EvidenceScreen": "checks",
+    "EvidenceSource": "checks",
+    "ProbeCheck": "checks",
+    "ProbeParam": "checks",
+    "ProbeResult": "checks",
+    "ProbeSpec": "checks",
+    "ScreenWhich": "checks",
+    "VerdictSource": "checks",
+    "VerdictStatus": "checks",
+    "ArtemisError": "errors",
+    "InfrastructureError": "errors",
+    "UsageError": "errors",
+    "CallStatus": "models",
+    "ModelCallRecord": "models",
+    "ROLES": "models",
+    "Role": "models",
+    "RoleUsage": "models",
+    "Usage": "models",
+    "Execution": "outcome",
+    "InfraFailure": "outcome",
+    "ItemSummary": "outcome",
+    "OUTCOME_WORDS": "outcome",
+    "OutcomeWord": "outcome",
+    "RunOutcome": "outcome",
+    "TaskResult": "outcome",
+    "TaskStatus": "outcome",
+    "TestTally": "outcome",
+    "outcome_word": "outcome",
+    "Bounds": "screen",
+    "ScreenView": "screen",
+    "UIElement": "screen",
+    "StepFlag": "steps",
+    "StepRecord": "steps",
+    "TurnKind": "steps",
+    "TaskSpec": "task",
+}
 
 __all__ = [
     "Action",
@@ -107,3 +175,16 @@ __all__ = [
     "Wait",
     "outcome_word",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -8,4 +8,4 @@ from pydantic import BaseModel, ConfigDict
 class Contract(BaseModel):
     """A frozen pydantic model that refuses unknown keys (no ghost keys)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)

@@ -6,9 +6,15 @@ and configuring it loads none of the contracts, the engine or the device layer: 
 uses artemis (or an artemis option is set), so a session without artemis tests does not pay for them.
 """
 
+# ruff: noqa: E402 (the parts are imported after the package is taken off pytest's assertion rewriting)
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from .rewrite import skip_assertion_rewriting
+
+skip_assertion_rewriting()  # before the parts below are imported: they load as plain Python
 
 import pytest
 
@@ -17,7 +23,6 @@ from .junit_xml import JunitShaper
 from .options import ArtemisOptions, add_options, options_key, resolve_config
 from .replay_summary import ReplaySummary
 from .reports import Reports
-from .rewrite import skip_assertion_rewriting
 from .state import farm_key, farm_of, probe_table_of, session_settings_of
 from .summary import TerminalSummary
 
@@ -59,7 +64,6 @@ _LAZY = {"Artemis": "result", "RunResult": "runner", "RunSettings": "settings"}
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     from pytest_artemis import hookspecs
 
-    skip_assertion_rewriting(pluginmanager)  # the earliest hook: before the engine and contracts load
     pluginmanager.add_hookspecs(hookspecs)
 
 

@@ -10,22 +10,26 @@ report to a user, so rewriting them buys nothing; test modules and conftests are
 
 from __future__ import annotations
 
-import pytest
+import sys
 
 PACKAGE = "pytest_artemis"
 
 
-def skip_assertion_rewriting(pluginmanager: pytest.PytestPluginManager) -> None:
-    """Drop the package from the rewrite hook's marks, so its not-yet-imported modules load as plain modules.
+def skip_assertion_rewriting() -> None:
+    """Drop the package from the rewrite hooks' marks, so its not-yet-imported modules load as plain modules.
 
-    Relies on the hook's private mark set; when a pytest version lacks it, the package is rewritten as
-    before (slower, never wrong).
+    Called when the plugin package starts loading, before it imports its parts: only the modules already
+    being imported by then (the package's and the plugin's ``__init__``, this one) are rewritten. The hook
+    is found on ``sys.meta_path`` as pytest's ``register_assert_rewrite`` finds it. Relies on the hook's
+    private mark set; when a pytest version lacks it, the package is rewritten as before (slower, never
+    wrong).
     """
-    hook = getattr(pluginmanager, "rewrite_hook", None)
-    marked = getattr(hook, "_must_rewrite", None)
-    if not isinstance(marked, set):
-        return
-    marked.difference_update({name for name in marked if name == PACKAGE or name.startswith(PACKAGE + ".")})
-    cache = getattr(hook, "_marked_for_rewrite_cache", None)
-    if isinstance(cache, dict):
-        cache.clear()
+    for hook in sys.meta_path:
+        marked = getattr(hook, "_must_rewrite", None)
+        if not isinstance(marked, set):
+            continue
+        marked.difference_update({name for name in marked
+                                  if name == PACKAGE or name.startswith(PACKAGE + ".")})
+        cache = getattr(hook, "_marked_for_rewrite_cache", None)
+        if isinstance(cache, dict):
+            cache.clear()

@@ -254,7 +254,7 @@ def test_action_union_roundtrips_every_kind_by_discriminator():
 def test_every_public_contract_has_a_roundtrip_instance():
     public = {
         obj
-        for obj in vars(contracts).values()
+        for obj in (getattr(contracts, name) for name in contracts.__all__)
         if inspect.isclass(obj) and issubclass(obj, Contract) and not obj.__name__.startswith("_")
     }
     covered = {type(i) for i in INSTANCES}
