@@ -12,13 +12,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from pytest_artemis.contracts import ProbeCheck, ProbeParam, ProbeResult, UsageError
+from pytest_artemis.contracts import ProbeParam, UsageError
 from pytest_artemis.contracts._base import Contract
 from pytest_artemis.contracts.probe_outputs import ProbeOutput, Unreadable
-from pytest_artemis.device.probe_table import ProbeTable, builtin_probes
 
 if TYPE_CHECKING:
+    from pytest_artemis.contracts import ProbeCheck, ProbeResult
     from pytest_artemis.device.base import Device
+    from pytest_artemis.device.probe_table import ProbeTable
 
 
 class ProbeJudgement(Contract):
@@ -113,7 +114,10 @@ def is_invariant(check: ProbeCheck) -> bool:
 def validate_check(check: ProbeCheck, table: ProbeTable | None = None) -> None:
     """Raise ProbeRefused/UsageError unless the probe is in the table (the session's; the built-ins
     when None), the predicate is registered, reads that kind's output and accepts the arguments."""
-    table = table if table is not None else builtin_probes()
+    if table is None:
+        from pytest_artemis.device.probe_table import builtin_probes
+
+        table = builtin_probes()
     table.validate(check.probe)
     entry = _registered(check.name)
     gives = table.kind(check.probe.kind).output

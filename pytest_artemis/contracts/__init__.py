@@ -35,10 +35,7 @@ if TYPE_CHECKING:
         Citation,
         EvidenceScreen,
         EvidenceSource,
-        ProbeCheck,
-        ProbeParam,
         ProbeResult,
-        ProbeSpec,
         ScreenWhich,
         VerdictSource,
         VerdictStatus,
@@ -57,6 +54,7 @@ if TYPE_CHECKING:
         TestTally,
         outcome_word,
     )
+    from .probe_check import ProbeCheck, ProbeParam, ProbeSpec
     from .screen import Bounds, ScreenView, UIElement
     from .steps import StepFlag, StepRecord, TurnKind
     from .task import TaskSpec
@@ -84,10 +82,7 @@ _LAZY: dict[str, str] = {
     "Citation": "checks",
     "EvidenceScreen": "checks",
     "EvidenceSource": "checks",
-    "ProbeCheck": "checks",
-    "ProbeParam": "checks",
     "ProbeResult": "checks",
-    "ProbeSpec": "checks",
     "ScreenWhich": "checks",
     "VerdictSource": "checks",
     "VerdictStatus": "checks",
@@ -110,6 +105,9 @@ _LAZY: dict[str, str] = {
     "TaskStatus": "outcome",
     "TestTally": "outcome",
     "outcome_word": "outcome",
+    "ProbeCheck": "probe_check",
+    "ProbeParam": "probe_check",
+    "ProbeSpec": "probe_check",
     "Bounds": "screen",
     "ScreenView": "screen",
     "UIElement": "screen",

@@ -1,4 +1,4 @@
-"""Check items, probe checks and verdicts."""
+"""Check items, probe results and verdicts (probe checks live in ``probe_check``, re-exported here)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field, SerializeAsAny
 
 from ._base import Contract
+from .probe_check import ProbeCheck, ProbeParam, ProbeSpec
 from .probe_outputs import BuiltinOutput, ProbeOutput
 from .screen import ScreenView
 
@@ -20,28 +21,6 @@ VerdictSource = Literal["probe", "model", "settlement"]
 EvidenceSource = Literal["hierarchy", "ocr", "probe", "screenshot"]
 ScreenWhich = Literal["pre", "post", "final"]
 """Which recorded screen of a step: before its actions, after them, or the final screen at exit."""
-
-ProbeParam = str | int | bool | None
-
-
-class ProbeSpec(Contract):
-    """One invocation of an enumerated device probe: a kind from the probe table and its parameters."""
-
-    kind: str = Field(min_length=1)
-    params: dict[str, str] = Field(default_factory=dict)
-
-
-class ProbeCheck(Contract):
-    """A deterministic check: run ``probe`` and apply the registered predicate ``name`` with ``args``.
-
-    Predicates are small pure functions of the probe's parsed output (``pytest_artemis.probes``);
-    naming them keeps a check plain data, so it can be journaled and sent across processes.
-    """
-
-    probe: ProbeSpec
-    name: str = Field(min_length=1)
-    args: dict[str, ProbeParam] = Field(default_factory=dict)
-    description: str = ""
 
 
 class ProbeResult(Contract):
@@ -139,3 +118,22 @@ class CheckVerdict(Contract):
     """The grounded evidence behind a ``passed``/``failed`` verdict, as checked by the harness."""
     started_at: float
     finished_at: float
+
+
+__all__ = [
+    "CheckItem",
+    "CheckKind",
+    "CheckOrigin",
+    "CheckVerdict",
+    "CheckWhen",
+    "Citation",
+    "EvidenceScreen",
+    "EvidenceSource",
+    "ProbeCheck",
+    "ProbeParam",
+    "ProbeResult",
+    "ProbeSpec",
+    "ScreenWhich",
+    "VerdictSource",
+    "VerdictStatus",
+]

@@ -1,23 +1,38 @@
 """The device layer: one Device protocol over adb, the probe table, perception and optional OCR.
 
-Light to import: adbutils, Pillow and OCR engines load only when ``AdbDevice``/``perceive``/``load_ocr``
-are first used.
+Light to import: every name loads with its module on first use (PEP 562), so adbutils, Pillow and OCR
+engines load only when ``AdbDevice``/``perceive``/``load_ocr`` are first used, and a test module's probe
+checks (``pytest_artemis.probes``, which raise ``ProbeRefused``) load neither the device protocol nor the
+probe table.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import KEYCODES, Capture, Device, DeviceInfo, Hierarchy
-from .errors import DeviceCommandFailed, DeviceError, DeviceTimeout, DeviceUnavailable, ProbeRefused
-from .probe_table import ProbeKind, ProbeTable, builtin_probes
-
 if TYPE_CHECKING:
     from .adb import AdbDevice
+    from .base import KEYCODES, Capture, Device, DeviceInfo, Hierarchy
+    from .errors import DeviceCommandFailed, DeviceError, DeviceTimeout, DeviceUnavailable, ProbeRefused
     from .ocr import OcrEngine, OcrWord, fuse_ocr, load_ocr
     from .perception import Screen, perceive
+    from .probe_table import ProbeKind, ProbeTable, builtin_probes
 
+# Where each public name is defined.
 _LAZY = {
+    "KEYCODES": "base",
+    "Capture": "base",
+    "Device": "base",
+    "DeviceInfo": "base",
+    "Hierarchy": "base",
+    "DeviceCommandFailed": "errors",
+    "DeviceError": "errors",
+    "DeviceTimeout": "errors",
+    "DeviceUnavailable": "errors",
+    "ProbeRefused": "errors",
+    "ProbeKind": "probe_table",
+    "ProbeTable": "probe_table",
+    "builtin_probes": "probe_table",
     "AdbDevice": "adb",
     "Screen": "perception",
     "perceive": "perception",

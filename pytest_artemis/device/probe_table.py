@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pytest_artemis.contracts import ProbeSpec
 from pytest_artemis.contracts.probe_outputs import (
@@ -22,9 +23,10 @@ from pytest_artemis.contracts.probe_outputs import (
     WindowFocusOutput,
 )
 
-from . import parsers
 from .errors import ProbeRefused
-from .parsers import Parsed, Parser
+
+if TYPE_CHECKING:
+    from .parsers import Parsed, Parser
 
 #: Characters no parameter may ever contain, whatever its pattern says: shell metacharacters,
 #: quotes, whitespace and control characters (a last line of defence behind the per-param patterns).
@@ -41,6 +43,20 @@ _KIND_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
 @dataclass(frozen=True)
+class BuiltinParser:
+    """A parser of ``parsers`` by name, imported on its first call: collection checks probe checks against
+    the table without parsing any output, so collecting a test module does not load the parsers."""
+
+    name: str
+
+    def __call__(self, raw: str, params: Mapping[str, str]) -> Parsed:
+        from . import parsers
+
+        parse: Parser = getattr(parsers, self.name)
+        return parse(raw, params)
+
+
+@dataclass(frozen=True)
 class ProbeKind:
     """One probe type: an argv template, parameter patterns, a parser and the output model it gives.
 
@@ -53,7 +69,7 @@ class ProbeKind:
     name: str
     argv: tuple[str, ...]
     params: Mapping[str, str] = field(default_factory=dict)
-    parser: Parser = parsers.parse_text
+    parser: Parser = BuiltinParser("parse_text")
     optional: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     description: str = ""
     output: type[ProbeOutput] = TextOutput
@@ -188,30 +204,30 @@ _IDENT = r"[A-Za-z0-9_.:-]{1,128}"
 CONTENT_URI = r"content://[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*"
 
 _BUILTIN_KINDS = (
-    ProbeKind("alarms", ("dumpsys", "alarm"), parser=parsers.parse_alarms, output=AlarmsOutput,
+    ProbeKind("alarms", ("dumpsys", "alarm"), parser=BuiltinParser("parse_alarms"), output=AlarmsOutput,
               description="the next alarm clock and the pending alarms, with the app that set each"),
-    ProbeKind("battery", ("dumpsys", "battery"), parser=parsers.parse_battery, output=BatteryOutput,
+    ProbeKind("battery", ("dumpsys", "battery"), parser=BuiltinParser("parse_battery"), output=BatteryOutput,
               description="battery level, status and power source"),
-    ProbeKind("foreground", ("dumpsys", "activity", "activities"), parser=parsers.parse_foreground,
+    ProbeKind("foreground", ("dumpsys", "activity", "activities"), parser=BuiltinParser("parse_foreground"),
               output=ForegroundOutput, description="package, activity and user of the top resumed activity"),
-    ProbeKind("window_focus", ("dumpsys", "window"), parser=parsers.parse_window_focus,
+    ProbeKind("window_focus", ("dumpsys", "window"), parser=BuiltinParser("parse_window_focus"),
               output=WindowFocusOutput,
               description="the window holding input focus on the focused display (crash/ANR dialogs)"),
     ProbeKind("notifications", ("dumpsys", "notification", "--noredact"),
-              parser=parsers.parse_notifications, output=NotificationsOutput,
+              parser=BuiltinParser("parse_notifications"), output=NotificationsOutput,
               description="posted notifications"),
     ProbeKind("setting", ("settings", "get", "{ns}", "{key}"),
-              params={"ns": r"system|secure|global", "key": _IDENT}, parser=parsers.parse_setting,
+              params={"ns": r"system|secure|global", "key": _IDENT}, parser=BuiltinParser("parse_setting"),
               output=SettingOutput, description="one value from the settings provider"),
     ProbeKind("content", ("content", "query", "--uri", "{uri}"),
               params={"uri": CONTENT_URI, "projection": r"[A-Za-z0-9_]+(:[A-Za-z0-9_]+)*"},
               optional={"projection": ("--projection", "{projection}")},
-              parser=parsers.parse_content, output=ContentOutput,
+              parser=BuiltinParser("parse_content"), output=ContentOutput,
               description="rows of a content provider query"),
-    ProbeKind("packages", ("pm", "list", "packages"), parser=parsers.parse_packages, output=PackagesOutput,
-              description="installed package names"),
+    ProbeKind("packages", ("pm", "list", "packages"), parser=BuiltinParser("parse_packages"),
+              output=PackagesOutput, description="installed package names"),
     ProbeKind("prop", ("getprop", "{key}"), params={"key": r"[A-Za-z0-9_.-]{1,128}"},
-              parser=parsers.parse_prop, output=PropOutput, description="one system property"),
+              parser=BuiltinParser("parse_prop"), output=PropOutput, description="one system property"),
 )
 
 

@@ -94,12 +94,10 @@ def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | py
         # No artemis marker (at most the `artemis` fixture, whose spec is then None): nothing to validate,
         # so plain tests and marker-less artemis tests never load the spec layer or the settings model.
         return item
-    from pytest_artemis.spec.marker_rules import MarkerProblem, check_marks
+    from pytest_artemis.spec.marker_rules import MarkerProblem, check_marks, probe_checker
 
     def check_probe(label: str, text: str, probe: object) -> None:
-        # Only a test that passes a probe gets here; its module imported the contracts already.
-        from pytest_artemis.spec.markers import probe_checker
-
+        # Only a test that passes a probe gets here: the session's probe table is built for it.
         probe_checker(probe_table_of(item.config))(label, text, probe)
 
     # The marker rules in plain Python: the typed TaskSpec is built when the test runs (the `artemis`

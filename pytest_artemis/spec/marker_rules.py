@@ -2,8 +2,9 @@
 
 Collection checks every marked test with these rules, so a bad marker is a collection error naming the
 test, without loading the typed layer; the typed ``TaskSpec`` is built from the same rules when the test
-runs (``markers.spec_from_marks``). A probe argument is checked by the caller's ``check_probe`` (a probe
-check is a contract, so a test module that passes one has loaded the contracts already).
+runs (``markers.spec_from_marks``). A probe argument is checked by the caller's ``check_probe``, normally
+``probe_checker``'s, which loads the probe-check contract and the predicates only when a test passes a probe
+(its module has loaded them already).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from _pytest.mark.structures import Mark
+
+    from pytest_artemis.device.probe_table import ProbeTable
 
 MARKER_NAMES = ("goal", "verify", "assert_")
 WHENS = ("complete", "end")
@@ -27,6 +30,26 @@ ProbeCheckFn = Callable[[str, str, object], None]
 
 class MarkerProblem(ValueError):
     """What is wrong with a test's artemis markers (the message names no test; callers add its id)."""
+
+
+def probe_checker(table: ProbeTable | None) -> ProbeCheckFn:
+    """The probe rule: a ProbeCheck from ``pytest_artemis.probes``, accepted by ``table`` (when given)."""
+
+    def check(label: str, text: str, probe: object) -> None:
+        from pytest_artemis.contracts import ProbeCheck, UsageError
+
+        if not isinstance(probe, ProbeCheck):
+            raise MarkerProblem(f"{label}({text!r}): probe= must be a probe check from "
+                                f"pytest_artemis.probes, got {type(probe).__name__}")
+        if table is not None:
+            from pytest_artemis.probes import validate_check
+
+            try:
+                validate_check(probe, table)
+            except UsageError as exc:
+                raise MarkerProblem(str(exc)) from None
+
+    return check
 
 
 def _goal_args(

@@ -11,13 +11,13 @@ from pytest_artemis.contracts import CheckItem, CheckKind, ProbeCheck, TaskSpec,
 
 from .marker_rules import (
     MarkerProblem,
-    ProbeCheckFn,
     check_args,
     check_goal_args,
     check_item_args,
     check_marks,
     duplicate_problem,
     goal_args,
+    probe_checker,
 )
 
 if TYPE_CHECKING:
@@ -28,24 +28,6 @@ if TYPE_CHECKING:
 
 class MarkerError(UsageError):
     """A test's artemis markers are wrong; the message starts with the test's node id."""
-
-
-def probe_checker(table: ProbeTable | None) -> ProbeCheckFn:
-    """The probe rule: a ProbeCheck from ``pytest_artemis.probes``, accepted by ``table`` (when given)."""
-
-    def check(label: str, text: str, probe: object) -> None:
-        if not isinstance(probe, ProbeCheck):
-            raise MarkerProblem(f"{label}({text!r}): probe= must be a probe check from "
-                                f"pytest_artemis.probes, got {type(probe).__name__}")
-        if table is not None:
-            from pytest_artemis.probes import validate_check
-
-            try:
-                validate_check(probe, table)
-            except UsageError as exc:
-                raise MarkerProblem(str(exc)) from None
-
-    return check
 
 
 def check_item(

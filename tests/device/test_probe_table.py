@@ -8,7 +8,7 @@ import pytest
 
 from pytest_artemis.contracts import ProbeSpec, UsageError
 from pytest_artemis.contracts.probe_outputs import TextOutput
-from pytest_artemis.device import ProbeKind, ProbeRefused, ProbeTable, builtin_probes, probe_table
+from pytest_artemis.device import ProbeKind, ProbeRefused, ProbeTable, builtin_probes, parsers, probe_table
 from pytest_artemis.device.parsers import parse_prop
 
 TABLE = builtin_probes()
@@ -102,6 +102,15 @@ def test_a_builtin_parser_bug_propagates(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(probe_table, "_BUILTIN_KINDS", (dataclasses.replace(prop, parser=broken),))
     with pytest.raises(ZeroDivisionError, match="a bug in our own parser"):
         probe_table.builtin_probes().parse(spec("prop", key="ro.build.version.sdk"), "34\n")
+
+
+def test_every_built_in_kind_parses_with_its_parser_of_that_name() -> None:
+    # The built-in kinds name their parsers (loaded at the first parse), so a typo would surface only then.
+    for kind in TABLE:
+        assert isinstance(kind.parser, probe_table.BuiltinParser)
+        assert callable(getattr(parsers, kind.parser.name)), kind.name
+    read = TABLE.parse(spec("prop", key="ro.product.model"), "Pixel 8\n")
+    assert read == parse_prop("Pixel 8\n", {"key": "ro.product.model"})
 
 
 def test_plugin_parser_failures_are_unreadable() -> None:

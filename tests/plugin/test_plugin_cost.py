@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 HEAVY = ("pytest_artemis.contracts", "pytest_artemis.spec", "pytest_artemis.plugin.settings",
          "pytest_artemis.engine", "pytest_artemis.device", "pytest_artemis.report", "pytest_artemis.store")
 
@@ -96,3 +99,44 @@ def test_test_modules_and_conftests_are():
 ''')
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist")
     result.assert_outcomes(passed=2)
+
+
+def test_a_test_module_s_probe_checks_load_no_other_contract_nor_the_device_layer() -> None:
+    # Test modules import this at collection: each module loaded here costs every collection of them.
+    code = ("import sys\nfrom pytest_artemis import probes\n"
+            "probes.setting('global', 'wifi_on', equals='1'); probes.alarm_set('07:30')\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('pytest_artemis'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert set(out.split()) == {f"pytest_artemis{name}" for name in (
+        "", ".contracts", ".contracts._base", ".contracts.errors", ".contracts.probe_check",
+        ".contracts.probe_outputs", ".device", ".device.errors", ".predicates", ".probes")}
+
+
+def test_collecting_probe_checks_validates_them_and_loads_no_other_contract(pytester) -> None:
+    pytester.makeconftest('''
+import sys
+
+
+def pytest_collection_finish(session):
+    with open("loaded.txt", "w") as out:
+        out.write(" ".join(sorted(m for m in sys.modules if m.startswith("pytest_artemis"))))
+''')
+    pytester.makepyfile(test_probes='''
+import pytest
+from pytest_artemis import probes
+
+
+@pytest.mark.goal("Turn on Wi-Fi")
+@pytest.mark.verify("Wi-Fi is on", probe=probes.setting("global", "wifi_on", equals="1"))
+@pytest.mark.assert_("An alarm is set", probe=probes.alarm_set("07:30"))
+def test_probes(artemis):
+    pass
+''')
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--collect-only", "-q")
+    assert result.ret == 0
+    # The probe table is built only to validate probe checks (a bad one is a collection error: test_markers).
+    loaded = set((pytester.path / "loaded.txt").read_text().split())
+    assert "pytest_artemis.device.probe_table" in loaded
+    for module in ("contracts.actions", "contracts.checks", "contracts.screen", "contracts.task",
+                   "device.base", "device.parsers", "spec.markers", "engine", "plugin.settings"):
+        assert f"pytest_artemis.{module}" not in loaded, module
