@@ -1,7 +1,7 @@
 """Plugin import time; ``--collect-only`` of 200 marked tests vs 200 plain tests; what a session without
 artemis tests pays for the plugin.
 
-    python benchmarks/bench_collect.py [--tests 200] [--repeats 7]
+    python benchmarks/bench_collect.py [--tests 200] [--repeats 7] [--bytecode]
 
 Import: ``python -X importtime -c "import pytest_artemis.plugin"``; the total is the sum of the top-level
 cumulative times, split into what ``pytest`` itself costs and what the plugin adds on top (``-c "import
@@ -9,13 +9,19 @@ pytest; import pytest_artemis.plugin"``, lines after pytest's). Collection: proj
 test functions (each takes the ``artemis`` fixture): marked with goal/verify/assert_ (two probe checks),
 plugin on; the same markers with text checks only (the test modules import nothing of artemis); the
 same marked project with ``-p no:artemis`` (what the test modules' own import of
-``pytest_artemis.probes`` costs without the plugin); unmarked with ``-p no:artemis``; unmarked with the
-plugin on. Every measurement is repeated
+``pytest_artemis.probes`` costs without the plugin); the floor of any pydantic-based probe check: the
+marked project with ``probes`` replaced by two bare pydantic models of the same fields (a local module,
+``-p no:artemis``: importing pydantic and building two models is all it pays); unmarked with
+``-p no:artemis``; unmarked with the plugin on. Every measurement is repeated
 ``--repeats`` times, interleaved, and medians are reported (the machine is noisy); the CPU time of each
 pytest process (user + sys) is printed too, being far less sensitive to other load than wall time.
 Finally a whole session (not only collection) of plain tests that use nothing of artemis runs with the plugin
 on and with ``-p no:artemis``: the difference is what the plugin costs a session that does not use it.
 Every pytest process runs in a user's environment (``userenv.py``: dev-only plugins off, loaded ones named).
+Bytecode: by default the sessions inherit this environment's ``PYTHONDONTWRITEBYTECODE`` (set here: every
+process compiles the package and pytest rewrites the test modules again, as in many containers and CI);
+``--bytecode`` lets them cache it (a private ``PYTHONPYCACHEPREFIX``, filled by one untimed round first),
+as a pip-installed package and repeated local runs have it.
 """
 
 from __future__ import annotations
@@ -63,6 +69,35 @@ PLAIN = '''
 def test_case_{n}():
     assert {n} >= 0
 '''
+#: The probe checks of MARKED as two bare pydantic models (same fields, no validation of their own).
+FLOOR_CHECKS = '''
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ProbeSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: str = Field(min_length=1)
+    params: dict[str, str] = Field(default_factory=dict)
+
+
+class ProbeCheck(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    probe: ProbeSpec
+    name: str = Field(min_length=1)
+    args: dict[str, str | int | bool | None] = Field(default_factory=dict)
+    description: str = ""
+
+
+def setting(ns, key, equals=None):
+    return ProbeCheck(probe=ProbeSpec(kind="setting", params={"ns": ns, "key": key}), name="setting_equals",
+                      args={"equals": equals}, description=f"settings {ns}/{key} == {equals!r}")
+
+
+def alarm_set(time):
+    return ProbeCheck(probe=ProbeSpec(kind="alarms"), name="alarm_set",
+                      args={"time": time, "enabled": True, "clock": None},
+                      description=f"the clock app has an alarm at {time}")
+'''
 
 
 def import_times() -> tuple[float, float, list[tuple[int, int, str]]]:
@@ -86,10 +121,13 @@ def import_times() -> tuple[float, float, list[tuple[int, int, str]]]:
 def make_projects(root: Path, tests: int, per_file: int = 20) -> dict[str, Path]:
     projects = {}
     for name, template, head in (("marked", MARKED, "import pytest\nfrom pytest_artemis import probes\n"),
+                                 ("floor", MARKED, "import pytest\nimport floor_checks as probes\n"),
                                  ("marked_text", MARKED_TEXT, "import pytest\n"),
                                  ("unmarked", UNMARKED, ""), ("plain", PLAIN, "")):
         project = root / name
         project.mkdir()
+        if name == "floor":
+            (project / "floor_checks.py").write_text(FLOOR_CHECKS)
         # The markers are declared, so the marked project collected with -p no:artemis warns of none.
         (project / "pytest.ini").write_text("[pytest]\nmarkers =\n    goal\n    verify\n    assert_\n")
         for start in range(0, tests, per_file):
@@ -102,11 +140,6 @@ def make_projects(root: Path, tests: int, per_file: int = 20) -> dict[str, Path]
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
-
-
-def collect(project: Path, *extra: str) -> tuple[float, float, str]:
-    """(wall s, CPU s, summary line) of one ``pytest --collect-only -q`` subprocess."""
-    return session(project, "--collect-only", *extra)
 
 
 def session(project: Path, *extra: str) -> tuple[float, float, str]:
@@ -128,32 +161,44 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tests", type=int, default=200, help="generated tests (default 200)")
     parser.add_argument("--repeats", type=int, default=7, help="interleaved repeats; medians (default 7)")
+    parser.add_argument("--bytecode", action="store_true",
+                        help="let the sessions cache bytecode (a private pycache, warmed first)")
     args = parser.parse_args()
     imports: list[tuple[float, float, list[tuple[int, int, str]]]] = []
-    labels = ("marked", "marked, no plugin", "marked text", "plain", "unmarked+plugin", "unused, plugin on",
-              "unused, -p no:artemis")
+    labels = ("marked", "marked, no plugin", "floor", "marked text", "plain", "unmarked+plugin",
+              "unused, plugin on", "unused, -p no:artemis")
     walls: dict[str, list[float]] = {k: [] for k in labels}
     cpus: dict[str, list[float]] = {k: [] for k in labels}
     summaries: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="artemis-bench-collect-") as tmp:
         projects = make_projects(Path(tmp), args.tests)
-        for _ in range(args.repeats):
-            imports.append(import_times())
-            for label, project, extra in (("marked", projects["marked"], ()),
-                                          ("marked, no plugin", projects["marked"], ("-p", "no:artemis")),
-                                          ("marked text", projects["marked_text"], ()),
-                                          ("plain", projects["unmarked"], ("-p", "no:artemis")),
-                                          ("unmarked+plugin", projects["unmarked"], ())):
-                wall, cpu, summaries[label] = collect(project, *extra)
-                walls[label].append(wall)
-                cpus[label].append(cpu)
-            for label, extra in (("unused, plugin on", ()), ("unused, -p no:artemis", ("-p", "no:artemis"))):
-                wall, cpu, summaries[label] = session(projects["plain"], *extra)
-                walls[label].append(wall)
-                cpus[label].append(cpu)
+        if args.bytecode:
+            ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+            ENV["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
+        cases = (("marked", projects["marked"], ("--collect-only",)),
+                 ("marked, no plugin", projects["marked"], ("--collect-only", "-p", "no:artemis")),
+                 ("floor", projects["floor"], ("--collect-only", "-p", "no:artemis")),
+                 ("marked text", projects["marked_text"], ("--collect-only",)),
+                 ("plain", projects["unmarked"], ("--collect-only", "-p", "no:artemis")),
+                 ("unmarked+plugin", projects["unmarked"], ("--collect-only",)),
+                 ("unused, plugin on", projects["plain"], ()),
+                 ("unused, -p no:artemis", projects["plain"], ("-p", "no:artemis")))
+        for round_ in range(args.repeats + args.bytecode):
+            timed = not (args.bytecode and round_ == 0)  # with --bytecode, round 0 fills the cache
+            if timed:
+                imports.append(import_times())
+            for label, project, extra in cases:
+                wall, cpu, summaries[label] = session(project, *extra)
+                if timed:
+                    walls[label].append(wall)
+                    cpus[label].append(cpu)
         header = describe()
     plugin, extra = (statistics.median(i[k] for i in imports) for k in range(2))
-    print(f"{os.cpu_count()} CPU cores, {args.repeats} interleaved repeats, medians")
+    bytecode = ("cached (--bytecode)" if args.bytecode else
+                "not cached (PYTHONDONTWRITEBYTECODE=1)" if os.environ.get("PYTHONDONTWRITEBYTECODE")
+                else "as this environment has it")
+    print(f"{os.cpu_count()} CPU cores, {args.repeats} interleaved repeats, medians; load average "
+          f"{os.getloadavg()[0]:.1f}; bytecode {bytecode}")
     print(header)
     print(f"import pytest_artemis.plugin (-X importtime cumulative, pytest included): {plugin:.3f} s "
           f"(target <= {IMPORT_TARGET_S} s: {'met' if plugin <= IMPORT_TARGET_S else 'MISSED'}); "
@@ -164,6 +209,7 @@ def main() -> int:
     title = f"collect-only, {args.tests} tests"
     print(f"{title:<44} {'median s':>8} {'min s':>6} {'max s':>6} {'CPU s':>6}  summary")
     for label, title in (("marked", "marked, plugin on"), ("marked, no plugin", "marked, -p no:artemis"),
+                         ("floor", "marked, bare pydantic checks, -p no:artemis"),
                          ("marked text", "marked, text checks only, plugin on"),
                          ("plain", "unmarked, -p no:artemis (plain pytest)"),
                          ("unmarked+plugin", "unmarked, plugin on")):
@@ -175,14 +221,16 @@ def main() -> int:
     print(f"marked / plain = {ratio:.3f} (target <= {COLLECT_TARGET:.2f}): "
           f"{'met' if ratio <= COLLECT_TARGET else 'MISSED'}; marked / unmarked with plugin = "
           f"{marked / unmarked:.3f}; unmarked with plugin / plain = {unmarked / plain:.3f}")
-    cpu_m, cpu_p, cpu_u, cpu_n = (statistics.median(cpus[k]) for k in ("marked", "plain", "unmarked+plugin",
-                                                                       "marked, no plugin"))
+    cpu_m, cpu_p, cpu_u, cpu_n, cpu_f = (statistics.median(cpus[k]) for k in (
+        "marked", "plain", "unmarked+plugin", "marked, no plugin", "floor"))
     print(f"CPU time (less sensitive to other load): marked / plain = {cpu_m / cpu_p:.3f}; "
           f"marked / unmarked with plugin = {cpu_m / cpu_u:.3f}; unmarked with plugin / plain = "
           f"{cpu_u / cpu_p:.3f}; min wall marked / plain = {min(walls['marked']) / min(walls['plain']):.3f}")
     print(f"the test modules' own imports (`from pytest_artemis import probes`: pydantic, the contracts), "
           f"plugin off: marked, -p no:artemis / plain = {cpu_n / cpu_p:.3f} (CPU); what the plugin adds to "
           f"them: marked / marked, -p no:artemis = {cpu_m / cpu_n:.3f} (CPU)")
+    print(f"the floor of pydantic-based probe checks (two bare models, plugin off) / plain = "
+          f"{cpu_f / cpu_p:.3f} (CPU); marked, -p no:artemis / that floor = {cpu_n / cpu_f:.3f}")
     on, off = (walls[k] for k in ("unused, plugin on", "unused, -p no:artemis"))
     cost = statistics.median(a - b for a, b in zip(on, off, strict=True))
     cpu_on, cpu_off = (cpus[k] for k in ("unused, plugin on", "unused, -p no:artemis"))
@@ -194,6 +242,7 @@ def main() -> int:
     for label, value, target, unit in (
             ("collect-only marked / plain", ratio, COLLECT_TARGET, "x"),
             ("  the same in CPU time", cpu_m / cpu_p, COLLECT_TARGET, "x"),
+            ("  floor: bare pydantic checks / plain, CPU", cpu_f / cpu_p, COLLECT_TARGET, "x"),
             ("marked, text checks only / plain, CPU", statistics.median(cpus["marked text"]) / cpu_p,
              COLLECT_TARGET, "x"),
             ("plugin cost to a session not using it", cost, UNUSED_TARGET_S, "s"),
