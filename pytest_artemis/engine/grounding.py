@@ -335,8 +335,10 @@ def _holds_on(claim: CitationClaim, item: CheckItem, cited: ScreenView, referenc
               typed: Sequence[str]) -> bool:
     """Whether what ``claim`` shows on the ``cited`` screen still shows on the ``reference`` one. A cited
     element must be the same element there, not only the same index: the same class and id, with the same
-    labels on its row (element [4] is the Wi-Fi switch on one page and the Bluetooth switch on another)."""
-    if _on_view(claim, item, reference, typed)[0] is None:
+    labels on its row (element [4] is the Wi-Fi switch on one page and the Bluetooth switch on another).
+    A visual judgement names nothing that can be found again: it holds only on the screen it judged."""
+    found = _on_view(claim, item, reference, typed)[0]
+    if found is None or found.visual:
         return False
     if claim.element is None:
         return True

@@ -227,3 +227,22 @@ def double_talk(request: ScriptedRequest) -> CheckReport:
 def said_twice(request: ScriptedRequest) -> CheckReport:
     """At the final check, passes every item twice citing the switch, saying it is on both times."""
     return _twice(request, "the Wi-Fi switch reads ON")
+
+
+def _looks(request: ScriptedRequest, claim: CitationClaim) -> CheckReport:
+    """At the final check: the goal honestly, every other item passed as a visual judgement of ``claim``."""
+    verdicts = honest(request).verdicts
+    if request.entry != "final":
+        return CheckReport(verdicts=verdicts)
+    return CheckReport(verdicts=[v if v.item == request.goal else ModelVerdict(
+        item=v.item, status="passed", evidence="it looks so", citation=claim) for v in verdicts])
+
+
+def old_look(request: ScriptedRequest) -> CheckReport:
+    """Visual passes of step 1's pre-screen (the Settings list), whatever the final screen shows."""
+    return _looks(request, CitationClaim(step=1, screen="pre", visual=True))
+
+
+def final_look(request: ScriptedRequest) -> CheckReport:
+    """Visual passes of the final screen."""
+    return _looks(request, CitationClaim(screen="final", visual=True))

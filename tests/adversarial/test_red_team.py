@@ -115,3 +115,16 @@ def test_a_pass_repeated_in_one_reply_stands_only_if_every_repeat_does(project):
     goal = _verdicts(matrix, "double_talk", "Turn Wi-Fi on in Settings")
     assert [v.status for v in goal] == ["inconclusive"] * 2
     assert all("(passed vs passed (taken back by its own words))" in v.reason for v in goal)
+
+
+WIFI_PAGE = "The Wi-Fi page is shown"
+
+
+def test_a_visual_judgement_of_an_earlier_screen_does_not_show_the_state_at_exit(project):
+    marks = f'@pytest.mark.assert_("{WIFI_PAGE}", when="end", visual=True)'
+    matrix = _run(project, {
+        "visual_of_an_old_screen": ("wifi_stays_on", "old_look", marks, "UNCHECKED"),
+        "visual_of_the_final_screen": ("wifi_stays_on", "final_look", marks, "PASSED"),
+    })
+    (old,) = _verdicts(matrix, "visual_of_an_old_screen", WIFI_PAGE)
+    assert old.status == "inconclusive" and "the final screen no longer does" in old.reason

@@ -138,3 +138,19 @@ def test_a_cited_element_must_still_be_the_same_element_not_only_the_same_index(
         citation, why = ground(claim, item, window, screens)
         assert citation is not None and citation.found == holds, why
         assert holds or "no longer does" in why
+
+
+@pytest.mark.parametrize("window", [AT_EXIT, AT_ANCHOR])
+def test_a_visual_judgement_of_an_earlier_screen_shows_nothing_about_a_later_one(tmp_path, window):
+    when = "end" if window.final else "complete"
+    item = CheckItem(kind="assert", text="The switch is drawn in its on colour", when=when, visual=True)
+    screens = RecordedScreens(tmp_path)
+    for step, which, sha in ((2, "pre", "a"), (5, "pre", "b"), (5, "post", "c")):
+        screens.record(step, which, ScreenView(screenshot=sha * 64, width=1080, height=2400))
+    screens.record_final(ScreenView(screenshot="d" * 64, width=1080, height=2400))
+    citation, why = ground(CitationClaim(step=2, screen="pre", visual=True), item, window, screens)
+    assert citation is not None and not citation.found and "no longer does" in why
+    now = CitationClaim(screen="final", visual=True) if window.final else \
+        CitationClaim(step=5, screen="post", visual=True)
+    citation, why = ground(now, item, window, screens)
+    assert why == "" and citation is not None and citation.visual
