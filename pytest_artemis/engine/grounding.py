@@ -137,10 +137,12 @@ def _editable(element: UIElement, view: ScreenView) -> bool:
 
 
 def _own_input(element: UIElement, view: ScreenView, text: str, typed_texts: Sequence[str]) -> str:
-    """Why ``text`` in ``element`` shows only what the agent typed ('' when it may be evidence)."""
+    """Why ``text`` in ``element`` shows only what the agent typed ('' when it may be evidence): what it
+    typed at once, or in parts (typing appends: "Alarm set fo", then "r 7:30 AM")."""
     if not text or not typed_texts or not _editable(element, view):
         return ""
-    typed = next((t for t in typed_texts if contains(t, text)), None)
+    joined = ("".join(typed_texts), " ".join(typed_texts)) if len(typed_texts) > 1 else ()
+    typed = next((t for t in (*typed_texts, *joined) if contains(t, text)), None)
     return "" if typed is None else (f"{text!r} is in an input field and is what the operator typed "
                                      f"({typed!r}): the agent's own input is not evidence")
 

@@ -15,7 +15,7 @@ from pytest_artemis.agents.schemas import (
     OperatorDecision,
     PlanReply,
 )
-from pytest_artemis.contracts import Finish, Key, ProbeSpec, Tap, Wait
+from pytest_artemis.contracts import Finish, Key, ProbeSpec, Tap, TypeText, Wait
 from pytest_artemis.testing import ScriptedRequest, ToolRequest
 
 PLAN = "- [ ] Open Wi-Fi settings\n- [ ] Turn Wi-Fi on\n"
@@ -246,3 +246,31 @@ def old_look(request: ScriptedRequest) -> CheckReport:
 def final_look(request: ScriptedRequest) -> CheckReport:
     """Visual passes of the final screen."""
     return _looks(request, CitationClaim(screen="final", visual=True))
+
+
+TYPED = ("Alarm set fo", "r 7:30 AM")  # split mid-word: no part holds the quote
+
+
+def split_typist(request: ScriptedRequest) -> OperatorDecision:
+    """Opens the alarm editor, types "Alarm set for 7:30 AM" into its label field in two parts, and claims
+    the goal without saving anything."""
+    screen = request.screen
+    assert screen is not None
+    label = screen.find(resource_id="label")
+    if label is None:
+        add = screen.find(content_desc="Add alarm")
+        assert add is not None, "the adversary expects the Clock app's alarm list"
+        return OperatorDecision(decision="open the editor", actions=[Tap(element=add.index)])
+    if request.turn <= len(TYPED) + 1:  # turn 1 opened the editor
+        first = request.turn == 2  # then the field has the focus (a second tap on it would select all)
+        action = TypeText(text=TYPED[0], element=label.index) if first else TypeText(text=TYPED[1])
+        return OperatorDecision(decision="type", actions=[action])
+    return OperatorDecision(decision="the screen says the alarm is set", actions=[Finish(summary=label.text)],
+                            plan=mark_done(request.plan))
+
+
+def reads_the_field(request: ScriptedRequest) -> CheckReport:
+    """Passes everything quoting the whole label text on the final screen."""
+    if request.entry != "final":
+        return CheckReport()
+    return _pass_all(request, CitationClaim(screen="final", quote="".join(TYPED)), "the screen says so")

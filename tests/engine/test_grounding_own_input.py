@@ -63,3 +63,10 @@ def test_a_field_the_agent_did_not_type_into_is_evidence(tmp_path):
 def test_a_failed_verdict_may_cite_the_field(tmp_path):
     _, why = ground(CitationClaim(step=2, quote=TYPED), GOAL, WINDOW, _screens(tmp_path, FIELD), passed=False)
     assert why == ""
+
+
+@pytest.mark.parametrize("parts", [("Alarm set fo", "r 7:30 AM"), ("Alarm set", "for 7:30 AM")])
+def test_what_the_agent_typed_in_parts_is_its_own_input_too(tmp_path, parts):
+    window = Window(last_step=2, first_acted=1, typed=parts)
+    citation, why = ground(CitationClaim(step=2, quote=TYPED), GOAL, window, _screens(tmp_path, FIELD))
+    assert citation is not None and not citation.found and "is what the operator typed" in why
