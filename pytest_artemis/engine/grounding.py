@@ -138,11 +138,12 @@ def _editable(element: UIElement, view: ScreenView) -> bool:
 
 def _own_input(element: UIElement, view: ScreenView, text: str, typed_texts: Sequence[str]) -> str:
     """Why ``text`` in ``element`` shows only what the agent typed ('' when it may be evidence): what it
-    typed at once, or in parts (typing appends: "Alarm set fo", then "r 7:30 AM")."""
+    typed at once or in parts (typing appends: "Alarm set fo", then "r 7:30 AM"), or a part of it, word
+    boundaries or not (typed "Alarm set for 7:30 AMX", then the X erased)."""
     if not text or not typed_texts or not _editable(element, view):
         return ""
     joined = ("".join(typed_texts), " ".join(typed_texts)) if len(typed_texts) > 1 else ()
-    typed = next((t for t in (*typed_texts, *joined) if contains(t, text)), None)
+    typed = next((t for t in (*typed_texts, *joined) if normalise(text) in normalise(t)), None)
     return "" if typed is None else (f"{text!r} is in an input field and is what the operator typed "
                                      f"({typed!r}): the agent's own input is not evidence")
 

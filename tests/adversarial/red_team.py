@@ -248,22 +248,35 @@ def final_look(request: ScriptedRequest) -> CheckReport:
     return _looks(request, CitationClaim(screen="final", visual=True))
 
 
-TYPED = ("Alarm set fo", "r 7:30 AM")  # split mid-word: no part holds the quote
-
-
 def split_typist(request: ScriptedRequest) -> OperatorDecision:
     """Opens the alarm editor, types "Alarm set for 7:30 AM" into its label field in two parts, and claims
     the goal without saving anything."""
+    return _typist(request, TypeText(text="Alarm set fo"), TypeText(text="r 7:30 AM"))
+
+
+def erasing_typist(request: ScriptedRequest) -> OperatorDecision:
+    """Types "Alarm set for 7:30 AMX" into the label field, erases the X, and claims the goal."""
+    return _typist(request, TypeText(text="Alarm set for 7:30 AMX"), Key(key="DEL"))
+
+
+def _typist(request: ScriptedRequest, *typing: TypeText | Key) -> OperatorDecision:
+    """Closes an alarm editor left open, opens a fresh one, then runs ``typing`` in its label field, one
+    action a turn, and claims the goal without saving anything."""
     screen = request.screen
     assert screen is not None
     label = screen.find(resource_id="label")
-    if label is None:
+    if request.turn == 1:
+        return OperatorDecision(decision="start from the alarm list",
+                                actions=[Key(key="BACK") if label is not None else Wait(ms=10)])
+    if request.turn == 2:
         add = screen.find(content_desc="Add alarm")
         assert add is not None, "the adversary expects the Clock app's alarm list"
         return OperatorDecision(decision="open the editor", actions=[Tap(element=add.index)])
-    if request.turn <= len(TYPED) + 1:  # turn 1 opened the editor
-        first = request.turn == 2  # then the field has the focus (a second tap on it would select all)
-        action = TypeText(text=TYPED[0], element=label.index) if first else TypeText(text=TYPED[1])
+    assert label is not None, "the adversary expects the alarm editor"
+    if request.turn - 3 < len(typing):
+        action = typing[request.turn - 3]
+        if request.turn == 3:  # focus the field (a second tap on it would select all)
+            action = action.model_copy(update={"element": label.index})
         return OperatorDecision(decision="type", actions=[action])
     return OperatorDecision(decision="the screen says the alarm is set", actions=[Finish(summary=label.text)],
                             plan=mark_done(request.plan))
@@ -273,4 +286,5 @@ def reads_the_field(request: ScriptedRequest) -> CheckReport:
     """Passes everything quoting the whole label text on the final screen."""
     if request.entry != "final":
         return CheckReport()
-    return _pass_all(request, CitationClaim(screen="final", quote="".join(TYPED)), "the screen says so")
+    claim = CitationClaim(screen="final", quote="Alarm set for 7:30 AM")
+    return _pass_all(request, claim, "the screen says so")

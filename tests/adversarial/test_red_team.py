@@ -130,21 +130,23 @@ def test_a_visual_judgement_of_an_earlier_screen_does_not_show_the_state_at_exit
     assert old.status == "inconclusive" and "the final screen no longer does" in old.reason
 
 
-SPLIT_TYPIST = '''
+TYPIST = '''
 import pytest
-from red_team import split_typist, reads_the_field, respond_with
+from red_team import {operator}, reads_the_field, respond_with
 
-respond = respond_with(split_typist, reads_the_field)
+respond = respond_with({operator}, reads_the_field)
 
 @pytest.mark.goal("Create an alarm for 7:30 AM in the Clock app", app="com.google.android.deskclock")
-def test_split_typist(artemis):
+def test_{operator}(artemis):
     pass
 '''
 
 
-def test_what_the_agent_typed_in_parts_is_still_its_own_input(project):
-    project.makepyfile(test_split_typist=SPLIT_TYPIST)
+def test_what_the_agent_typed_in_parts_or_then_erased_is_still_its_own_input(project):
+    for operator in ("split_typist", "erasing_typist"):
+        project.makepyfile(**{f"test_{operator}": TYPIST.format(operator=operator)})
     matrix = run_matrix(project, subprocess=True)
-    matrix.expect("test_split_typist", "UNCHECKED")
-    (goal,) = _verdicts(matrix, "split_typist", "Create an alarm for 7:30 AM in the Clock app")
-    assert goal.status == "inconclusive" and "is what the operator typed" in goal.reason
+    for operator in ("split_typist", "erasing_typist"):
+        matrix.expect(f"test_{operator}", "UNCHECKED")
+        (goal,) = _verdicts(matrix, operator, "Create an alarm for 7:30 AM in the Clock app")
+        assert goal.status == "inconclusive" and "is what the operator typed" in goal.reason

@@ -65,8 +65,9 @@ def test_a_failed_verdict_may_cite_the_field(tmp_path):
     assert why == ""
 
 
-@pytest.mark.parametrize("parts", [("Alarm set fo", "r 7:30 AM"), ("Alarm set", "for 7:30 AM")])
-def test_what_the_agent_typed_in_parts_is_its_own_input_too(tmp_path, parts):
+@pytest.mark.parametrize("parts", [("Alarm set fo", "r 7:30 AM"), ("Alarm set", "for 7:30 AM"),
+                                   (TYPED + "X",)])  # then the X erased
+def test_what_the_agent_typed_in_parts_or_then_cut_short_is_its_own_input_too(tmp_path, parts):
     window = Window(last_step=2, first_acted=1, typed=parts)
     citation, why = ground(CitationClaim(step=2, quote=TYPED), GOAL, window, _screens(tmp_path, FIELD))
     assert citation is not None and not citation.found and "is what the operator typed" in why
