@@ -40,9 +40,6 @@ def _step(request: ScriptedRequest, what: str) -> OperatorDecision:
     assert screen is not None
     switch = screen.find(resource_id="switch_widget")
     if what == "open":
-        if switch is not None:
-            return OperatorDecision(decision="already on the Wi-Fi page", actions=[Wait(ms=10)],
-                                    plan=mark_done(request.plan, "Open Wi-Fi settings"))
         row = screen.find("Wi")
         assert row is not None, "the adversary expects the Settings list"
         return OperatorDecision(decision="open Wi-Fi", actions=[Tap(element=row.index)],
@@ -56,6 +53,8 @@ def _step(request: ScriptedRequest, what: str) -> OperatorDecision:
     if what == "finish":
         return OperatorDecision(decision="done", actions=[Finish(summary="Wi-Fi is on")],
                                 plan=mark_done(request.plan))
+    if what == "wait":
+        return OperatorDecision(decision="wait", actions=[Wait(ms=10)])
     assert switch is not None, f"{what}: the adversary expects the Wi-Fi page"
     wanted = {"on": "ON", "off": "OFF"}.get(what)
     if what == "toggle" or (wanted is not None and switch.text != wanted):
@@ -189,10 +188,16 @@ def same_index(request: ScriptedRequest) -> CheckReport:
                      "the Wi-Fi switch was on")
 
 
+@pytest.fixture(autouse=True)
+def fresh_phone(artemis_device):
+    """Every run starts from the phone as after boot (each app on its first page, no faults), whatever the
+    run before left (a fixture of the pytester sessions, which load this module as a plugin)."""
+    artemis_device.check(["simctl", "reset"])
+
+
 @pytest.fixture
-def settings_crash(artemis_sim_faults):
-    """Settings crashes on the run's first input: a "Settings keeps stopping" dialog stays on screen (a
-    fixture of the pytester sessions, which load this module as a plugin)."""
+def settings_crash(fresh_phone, artemis_sim_faults):
+    """Settings crashes on the run's first input: a "Settings keeps stopping" dialog stays on screen."""
     artemis_sim_faults.crash_dialog("com.android.settings", after_inputs=1)
 
 
@@ -260,22 +265,18 @@ def erasing_typist(request: ScriptedRequest) -> OperatorDecision:
 
 
 def _typist(request: ScriptedRequest, *typing: TypeText | Key) -> OperatorDecision:
-    """Closes an alarm editor left open, opens a fresh one, then runs ``typing`` in its label field, one
-    action a turn, and claims the goal without saving anything."""
+    """Opens the alarm editor, then runs ``typing`` in its label field, one action a turn, and claims the
+    goal without saving anything."""
     screen = request.screen
     assert screen is not None
     label = screen.find(resource_id="label")
-    if request.turn == 1:
-        return OperatorDecision(decision="start from the alarm list",
-                                actions=[Key(key="BACK") if label is not None else Wait(ms=10)])
-    if request.turn == 2:
+    if label is None:
         add = screen.find(content_desc="Add alarm")
-        assert add is not None, "the adversary expects the Clock app's alarm list"
+        assert add is not None and request.turn == 1, "the adversary expects the Clock app's alarm list"
         return OperatorDecision(decision="open the editor", actions=[Tap(element=add.index)])
-    assert label is not None, "the adversary expects the alarm editor"
-    if request.turn - 3 < len(typing):
-        action = typing[request.turn - 3]
-        if request.turn == 3:  # focus the field (a second tap on it would select all)
+    if request.turn - 2 < len(typing):
+        action = typing[request.turn - 2]
+        if request.turn == 2:  # focus the field (a second tap on it would select all)
             action = action.model_copy(update={"element": label.index})
         return OperatorDecision(decision="type", actions=[action])
     return OperatorDecision(decision="the screen says the alarm is set", actions=[Finish(summary=label.text)],

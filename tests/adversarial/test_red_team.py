@@ -26,7 +26,7 @@ def _run(project, cases):
     for name, (operator, checker, marks, _) in cases.items():
         project.makepyfile(**{f"test_{name}": MODULE.format(operator=operator, checker=checker, marks=marks,
                                                             app=SETTINGS, name=name)})
-    matrix = run_matrix(project, "-p", "red_team", subprocess=True)  # its fixtures too
+    matrix = run_matrix(project, "-p", "red_team", subprocess=True)  # its fixtures: a fresh phone per test
     for name, (_, _, _, word) in cases.items():
         matrix.expect(f"test_{name}", word)
     return matrix
@@ -145,8 +145,9 @@ def test_{operator}(artemis):
 def test_what_the_agent_typed_in_parts_or_then_erased_is_still_its_own_input(project):
     for operator in ("split_typist", "erasing_typist"):
         project.makepyfile(**{f"test_{operator}": TYPIST.format(operator=operator)})
-    matrix = run_matrix(project, subprocess=True)
+    matrix = run_matrix(project, "-p", "red_team", subprocess=True)
     for operator in ("split_typist", "erasing_typist"):
         matrix.expect(f"test_{operator}", "UNCHECKED")
         (goal,) = _verdicts(matrix, operator, "Create an alarm for 7:30 AM in the Clock app")
         assert goal.status == "inconclusive" and "is what the operator typed" in goal.reason
+
