@@ -71,6 +71,8 @@ def test_kept_ocr_readings_never_stand_in_for_a_changed_screen(ocr_warm, project
     from pytest_artemis.device import ocr_cache
     from pytest_artemis.device.ocr import RapidOcrEngine
 
+    # In-process runs share the process's memory of readings: start as a fresh process would.
+    monkeypatch.setattr(ocr_cache, "_memory", type(ocr_cache._memory)())
     project.makepyfile(test_toast=TOAST)
     ocr = ("-p", "cacheprovider", "--artemis-ocr=rapidocr")  # pytest's cache on, as in a user's session
     run_matrix(project, *ocr, "-k", "test_toast_shown").expect("test_toast_shown", "PASSED")
