@@ -1,4 +1,5 @@
-"""Device farm under xdist (one sim server, one lease per worker, crash relabel) and pytest-timeout."""
+"""Device farm under xdist (one sim server, one lease per worker, crash relabel, a finished worker's exit)
+and pytest-timeout."""
 
 from __future__ import annotations
 
@@ -66,6 +67,50 @@ def test_a_crashed_worker_is_an_error_naming_the_device_and_others_are_unaffecte
     assert dead.props["artemis.outcome"] == "ERROR" and dead.props["artemis.device"].startswith("emulator-")
     assert Path(dead.props["artemis.artifacts"]) == runs[0].resolve()
     assert dead.props["artemis.infra"] == "harness/WorkerCrashed"
+
+
+def test_a_worker_that_ran_out_of_tests_exits_after_its_own_session_while_others_still_run(suite):
+    # xdist alone keeps every worker process until the last test is done, then ends them all at once.
+    marks = suite.path / "marks"
+    marks.mkdir()
+    suite.makeconftest(suite.path.joinpath("conftest.py").read_text() + f'''
+import atexit
+import os
+import time
+from pathlib import Path
+
+MARKS = Path({str(marks)!r})
+
+
+def pytest_unconfigure(config):
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        time.sleep(0.3)  # a lease hook releasing its device, say: the exit waits for it
+        (MARKS / f"unconfigured-{{worker}}").touch()
+        atexit.register((MARKS / f"exited-{{worker}}").touch)
+''')
+    suite.makepyfile(test_farm='''
+        import os
+        import time
+
+        from conftest import MARKS
+
+        def test_first_worker_runs_out_of_tests():
+            pass
+
+        def test_second_worker_sees_the_first_exit():
+            me = os.environ["PYTEST_XDIST_WORKER"]
+            for _ in range(600):
+                exited = [p.name for p in MARKS.glob("exited-*") if p.name != f"exited-{me}"]
+                if exited:
+                    break
+                time.sleep(0.1)
+            assert exited, "the finished worker is still alive"
+            other = exited[0].removeprefix("exited-")
+            assert (MARKS / f"unconfigured-{other}").exists()
+    ''')
+    result, _ = run_junit(suite, "-n", "2", "--artemis-device=sim:2", subprocess=True)
+    result.assert_outcomes(passed=2)
 
 
 def test_pytest_timeout_budget_ends_blocked_not_a_crash(suite):
