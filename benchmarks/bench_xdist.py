@@ -1,6 +1,7 @@
 """``-n 1`` vs ``-n 2`` vs ``-n 4`` with a model that answers after a realistic 1-3 s: speed-up against 0.9·N.
 
     python benchmarks/bench_xdist.py [--tests 8] [--turns 2] [--min-latency 1] [--max-latency 3] [--runs 1]
+                                     [--dist load,worksteal]
 
 Writes a temporary project: a conftest overriding ``artemis_model`` with a ``ScriptedModel`` whose every
 reply sleeps 1-3 s (drawn from a hash of the test, the role and the turn, so every setting waits the same
@@ -10,7 +11,9 @@ user's environment (``userenv.py``: the dev-only plugins off; the loaded ones ar
 alternating within each round. The same sessions on N trivial tests give a session's fixed cost. Each
 test records its xdist worker, so the busiest worker's summed test time shows what the split of whole
 tests over workers allows at best, apart from any session cost. Every session has its own ``--basetemp``,
-so none pays for deleting another process's pytest temp dirs.
+so none pays for deleting another process's pytest temp dirs. ``-n 2`` and ``-n 4`` run once per xdist
+``--dist`` mode given (default ``load``, xdist's own default and the headline, and ``worksteal``); the
+trivial sessions use ``load``.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from userenv import describe, env, pytest_argv
 
 WORKERS = (1, 2, 4)
 TARGET_SHARE = 0.9
+HEADLINE_DIST = "load"  # what `-n N` does without `--dist`
 
 CONFTEST = '''
 import asyncio
@@ -103,30 +107,37 @@ def make_project(root: Path, tests: int) -> None:
         (project / "test_bench.py").write_text(textwrap.dedent(body))
 
 
-def run_pytest(root: Path, workers: int, args: argparse.Namespace, n: int) -> tuple[float, float, float, str]:
+def run_pytest(root: Path, workers: int, dist: str, args: argparse.Namespace, n: int
+               ) -> tuple[float, float, float, str]:
     """(wall s, summed test time s, the busiest worker's summed test time s, last summary line) of one
     subprocess session."""
-    junit = root / f"junit-{workers}-{n}.xml"
+    tag = f"{workers}-{dist}-{n}"
+    junit = root / f"junit-{tag}.xml"
     variables = {**env(), "BENCH_MIN_LATENCY": str(args.min_latency),
                  "BENCH_MAX_LATENCY": str(args.max_latency), "BENCH_TURNS": str(args.turns)}
     # Its own --basetemp: by default a session's end deletes the oldest of the shared numbered temp dirs
     # (pytest keeps 3), whoever made them; one of another suite's, thousands of files, took 2.8 s here.
-    argv = pytest_argv("-q", "-n", str(workers), "--artemis-device=sim:4",
-                       f"--artemis-artifacts={root / f'artifacts-{workers}-{n}'}", f"--junitxml={junit}",
-                       f"--basetemp={root / f'basetemp-{workers}-{n}'}")
+    argv = pytest_argv("-q", "-n", str(workers), f"--dist={dist}", "--artemis-device=sim:4",
+                       f"--artemis-artifacts={root / f'artifacts-{tag}'}", f"--junitxml={junit}",
+                       f"--basetemp={root / f'basetemp-{tag}'}")
     started = time.perf_counter()
     proc = subprocess.run(argv, cwd=root, env=variables, capture_output=True, text=True, timeout=1800)
     wall = time.perf_counter() - started
     summary = (proc.stdout.strip().splitlines() or ["(no output)"])[-1]
     if proc.returncode != 0:
         print(proc.stdout[-3000:], proc.stderr[-2000:], sep="\n")
-        raise SystemExit(f"pytest -n {workers} failed ({proc.returncode}): {summary}")
+        raise SystemExit(f"pytest -n {workers} --dist={dist} failed ({proc.returncode}): {summary}")
     busy: dict[str, float] = {}
     for case in ET.parse(junit).getroot().iter("testcase"):
         worker = next((p.get("value", "") for p in case.iter("property")
                        if p.get("name") == "bench.worker"), "")
         busy[worker] = busy.get(worker, 0.0) + float(case.get("time", 0))
     return wall, sum(busy.values()), max(busy.values(), default=0.0), summary
+
+
+def settings(dists: list[str]) -> list[tuple[int, str]]:
+    """``-n 1`` once (one worker has nothing to split), every other worker count once per ``--dist``."""
+    return [(1, HEADLINE_DIST)] + [(workers, dist) for workers in WORKERS[1:] for dist in dists]
 
 
 def main() -> int:
@@ -136,39 +147,46 @@ def main() -> int:
     parser.add_argument("--min-latency", type=float, default=1.0, help="shortest model reply s (default 1)")
     parser.add_argument("--max-latency", type=float, default=3.0, help="longest model reply s (default 3)")
     parser.add_argument("--runs", type=int, default=1, help="rounds of all settings; medians (default 1)")
+    parser.add_argument("--dist", default=f"{HEADLINE_DIST},worksteal",
+                        help=f"xdist --dist modes for -n 2 and -n 4, comma-separated (default "
+                             f"{HEADLINE_DIST},worksteal; the first is the headline)")
     args = parser.parse_args()
-    rows: dict[int, list[tuple[float, float, float, str]]] = {k: [] for k in WORKERS}
+    dists = args.dist.split(",")
+    measured = settings(dists)
+    rows: dict[tuple[int, str], list[tuple[float, float, float, str]]] = {k: [] for k in measured}
     empty: dict[int, list[tuple[float, float, float, str]]] = {k: [] for k in WORKERS}
     with tempfile.TemporaryDirectory(prefix="artemis-bench-xdist-") as tmp:
         root = Path(tmp)
         make_project(root, args.tests)
         header = describe()
         for n in range(args.runs):
+            for workers, dist in measured:
+                rows[workers, dist].append(run_pytest(root / "bench", workers, dist, args, n))
             for workers in WORKERS:
-                rows[workers].append(run_pytest(root / "bench", workers, args, n))
-                empty[workers].append(run_pytest(root / "empty", workers, args, n))
+                empty[workers].append(run_pytest(root / "empty", workers, HEADLINE_DIST, args, n))
     print(f"{args.tests} tests x {args.turns} operator turns, model latency {args.min_latency:g}-"
           f"{args.max_latency:g} s/call, --artemis-device=sim:4, {os.cpu_count()} CPU cores, "
           f"{args.runs} round(s)")
     print(header)
-    print(f"{'project':<8} {'-n':>3} {'wall s':>7} {'sum of test times s':>19} {'busiest worker s':>16}  "
-          "summary")
-    for name, table in (("bench", rows), ("empty", empty)):
-        for workers in WORKERS:
-            for wall, summed, busiest, summary in table[workers]:
-                print(f"{name:<8} {workers:>3} {wall:7.2f} {summed:19.2f} {busiest:16.2f}  {summary}")
-    one = statistics.median(r[0] for r in rows[1])
-    tests_one = statistics.median(r[1] for r in rows[1])
-    print(f"{'measure (median)':<34} {'value':>7} {'target':>8}  verdict")
-    for workers in WORKERS[1:]:
-        speedup = one / statistics.median(r[0] for r in rows[workers])
+    print(f"{'project':<8} {'-n':>3} {'--dist':>9} {'wall s':>7} {'sum of test times s':>19} "
+          f"{'busiest worker s':>16}  summary")
+    lines = [("bench", workers, dist, row) for (workers, dist), table in rows.items() for row in table]
+    lines += [("empty", workers, HEADLINE_DIST, row) for workers, table in empty.items() for row in table]
+    for project, workers, dist, (wall, summed, busiest, summary) in lines:
+        print(f"{project:<8} {workers:>3} {dist:>9} {wall:7.2f} {summed:19.2f} {busiest:16.2f}  {summary}")
+    one = statistics.median(r[0] for r in rows[1, HEADLINE_DIST])
+    tests_one = statistics.median(r[1] for r in rows[1, HEADLINE_DIST])
+    print(f"{'measure (median)':<44} {'value':>7} {'target':>8}  verdict")
+    for workers, dist in measured[1:]:
+        speedup = one / statistics.median(r[0] for r in rows[workers, dist])
         target = TARGET_SHARE * workers
-        print(f"{f'speed-up -n {workers} vs -n 1':<34} {speedup:6.2f}x {'>= ' + format(target, 'g'):>8}  "
-              f"{'met' if speedup >= target else 'MISSED'}")
-    for workers in WORKERS:
-        wall, busiest = (statistics.median(r[k] for r in rows[workers]) for k in (0, 2))
-        print(f"-n {workers}: the busiest worker's tests took {busiest:.2f} s of the {wall:.2f} s wall "
-              f"({wall - busiest:.2f} s outside them: session start and end, scheduling); "
+        headline = " (headline)" if dist == dists[0] else ""
+        print(f"{f'speed-up -n {workers} --dist={dist} vs -n 1':<44} {speedup:6.2f}x "
+              f"{'>= ' + format(target, 'g'):>8}  {'met' if speedup >= target else 'MISSED'}{headline}")
+    for workers, dist in measured:
+        wall, busiest = (statistics.median(r[k] for r in rows[workers, dist]) for k in (0, 2))
+        print(f"-n {workers} --dist={dist}: the busiest worker's tests took {busiest:.2f} s of the "
+              f"{wall:.2f} s wall ({wall - busiest:.2f} s outside them: session start and end, scheduling); "
               f"-n 1 test time / busiest worker = {tests_one / busiest:.2f}x (the split's ceiling)")
     fixed = ", ".join(f"-n {k} {statistics.median(r[0] for r in empty[k]):.2f} s" for k in WORKERS)
     print(f"session fixed cost (trivial tests): {fixed}")
