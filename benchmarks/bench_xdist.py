@@ -107,10 +107,12 @@ def make_project(root: Path, tests: int) -> None:
         (project / "test_bench.py").write_text(textwrap.dedent(body))
 
 
-def run_pytest(root: Path, workers: int, dist: str, args: argparse.Namespace, n: int
-               ) -> tuple[float, float, float, str]:
-    """(wall s, summed test time s, the busiest worker's summed test time s, last summary line) of one
-    subprocess session."""
+Result = tuple[float, float, float, str, list[float]]
+
+
+def run_pytest(root: Path, workers: int, dist: str, args: argparse.Namespace, n: int) -> Result:
+    """(wall s, summed test time s, the busiest worker's summed test time s, last summary line, each
+    test's time in collection order) of one subprocess session."""
     tag = f"{workers}-{dist}-{n}"
     junit = root / f"junit-{tag}.xml"
     variables = {**env(), "BENCH_MIN_LATENCY": str(args.min_latency),
@@ -128,11 +130,13 @@ def run_pytest(root: Path, workers: int, dist: str, args: argparse.Namespace, n:
         print(proc.stdout[-3000:], proc.stderr[-2000:], sep="\n")
         raise SystemExit(f"pytest -n {workers} --dist={dist} failed ({proc.returncode}): {summary}")
     busy: dict[str, float] = {}
+    lengths = []
     for case in ET.parse(junit).getroot().iter("testcase"):
+        lengths.append(float(case.get("time", 0)))
         worker = next((p.get("value", "") for p in case.iter("property")
                        if p.get("name") == "bench.worker"), "")
         busy[worker] = busy.get(worker, 0.0) + float(case.get("time", 0))
-    return wall, sum(busy.values()), max(busy.values(), default=0.0), summary
+    return wall, sum(busy.values()), max(busy.values(), default=0.0), summary, lengths
 
 
 def settings(dists: list[str]) -> list[tuple[int, str]]:
@@ -153,8 +157,8 @@ def main() -> int:
     args = parser.parse_args()
     dists = args.dist.split(",")
     measured = settings(dists)
-    rows: dict[tuple[int, str], list[tuple[float, float, float, str]]] = {k: [] for k in measured}
-    empty: dict[int, list[tuple[float, float, float, str]]] = {k: [] for k in WORKERS}
+    rows: dict[tuple[int, str], list[Result]] = {k: [] for k in measured}
+    empty: dict[int, list[Result]] = {k: [] for k in WORKERS}
     with tempfile.TemporaryDirectory(prefix="artemis-bench-xdist-") as tmp:
         root = Path(tmp)
         make_project(root, args.tests)
@@ -172,7 +176,7 @@ def main() -> int:
           f"{'busiest worker s':>16}  summary")
     lines = [("bench", workers, dist, row) for (workers, dist), table in rows.items() for row in table]
     lines += [("empty", workers, HEADLINE_DIST, row) for workers, table in empty.items() for row in table]
-    for project, workers, dist, (wall, summed, busiest, summary) in lines:
+    for project, workers, dist, (wall, summed, busiest, summary, _) in lines:
         print(f"{project:<8} {workers:>3} {dist:>9} {wall:7.2f} {summed:19.2f} {busiest:16.2f}  {summary}")
     one = statistics.median(r[0] for r in rows[1, HEADLINE_DIST])
     tests_one = statistics.median(r[1] for r in rows[1, HEADLINE_DIST])
@@ -188,6 +192,8 @@ def main() -> int:
         print(f"-n {workers} --dist={dist}: the busiest worker's tests took {busiest:.2f} s of the "
               f"{wall:.2f} s wall ({wall - busiest:.2f} s outside them: session start and end, scheduling); "
               f"-n 1 test time / busiest worker = {tests_one / busiest:.2f}x (the split's ceiling)")
+    lengths = ",".join(f"{t:.2f}" for t in rows[1, HEADLINE_DIST][0][4])
+    print(f"-n 1 test times in collection order (round 1; split_model.py --lengths): {lengths}")
     fixed = ", ".join(f"-n {k} {statistics.median(r[0] for r in empty[k]):.2f} s" for k in WORKERS)
     print(f"session fixed cost (trivial tests): {fixed}")
     return 0
