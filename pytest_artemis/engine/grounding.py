@@ -176,6 +176,8 @@ def _attribute_holds(element: UIElement, attribute: str) -> str:
         wanted = _BOOL.get(value.casefold())
         if wanted is None:
             return f"attribute {attribute!r} needs true or false"
+        if name == "checked" and not element.checkable:  # its checked=false would hold of any text
+            return "it is not checkable: it has no checked state"
         actual = bool(getattr(element, _FLAGS[name]))
         return "" if actual == wanted else f"it is {name}={'true' if actual else 'false'}"
     if name in _TEXTS:

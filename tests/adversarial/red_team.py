@@ -289,3 +289,28 @@ def reads_the_field(request: ScriptedRequest) -> CheckReport:
         return CheckReport()
     claim = CitationClaim(screen="final", quote="Alarm set for 7:30 AM")
     return _pass_all(request, claim, "the screen says so")
+
+
+wifi_on_page = scripted("open", "on", "finish")
+wifi_off_page = scripted("open", "off", "finish")
+
+
+def _unchecked_element(request: ScriptedRequest, checkable: bool) -> CheckReport:
+    """At the final check, passes everything citing the first final-screen element (checkable or not) that
+    reads checked=false."""
+    if request.entry != "final":
+        return honest(request)
+    final = request.screens[-1]
+    shown = next(e for e in final.view.elements if e.checkable == checkable and not e.checked and e.label)
+    claim = CitationClaim(screen="final", element=shown.index, attribute="checked=false")
+    return _pass_all(request, claim, f"{shown.label!r} reads checked=false")
+
+
+def unchecked_text(request: ScriptedRequest) -> CheckReport:
+    """"checked=false" of a text that has no checked state at all."""
+    return _unchecked_element(request, checkable=False)
+
+
+def unchecked_switch(request: ScriptedRequest) -> CheckReport:
+    """"checked=false" of a switch."""
+    return _unchecked_element(request, checkable=True)

@@ -151,3 +151,27 @@ def test_what_the_agent_typed_in_parts_or_then_erased_is_still_its_own_input(pro
         (goal,) = _verdicts(matrix, operator, "Create an alarm for 7:30 AM in the Clock app")
         assert goal.status == "inconclusive" and "is what the operator typed" in goal.reason
 
+
+
+WIFI_OFF = '''
+import pytest
+from red_team import {operator}, {checker}, respond_with
+
+respond = respond_with({operator}, {checker})
+
+@pytest.mark.goal("Turn Wi-Fi off in Settings", app="com.android.settings")
+def test_{name}(artemis):
+    pass
+'''
+
+
+def test_checked_false_shows_nothing_of_an_element_that_cannot_be_checked(project):
+    cases = {"unchecked_text": ("wifi_on_page", "unchecked_text", "UNCHECKED"),
+             "unchecked_switch": ("wifi_off_page", "unchecked_switch", "PASSED")}
+    for name, (operator, checker, _) in cases.items():
+        project.makepyfile(**{f"test_{name}": WIFI_OFF.format(operator=operator, checker=checker, name=name)})
+    matrix = run_matrix(project, "-p", "red_team", subprocess=True)
+    for name, (_, _, word) in cases.items():
+        matrix.expect(f"test_{name}", word)
+    (goal,) = _verdicts(matrix, "unchecked_text", "Turn Wi-Fi off in Settings")
+    assert goal.status == "inconclusive" and "has no checked state" in goal.reason

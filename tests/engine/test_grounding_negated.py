@@ -1,6 +1,7 @@
 """Grounding what a citation says, not only that it exists: a pass may not rest on a clause that negates
-it ("No alarm set", the "Wi-Fi off" of a summary), on a probe's unreadable output (an error message), nor,
-for an item about an absence, on a screen that shows what should be absent."""
+it ("No alarm set", the "Wi-Fi off" of a summary), on a probe's unreadable output (an error message), on
+"checked=false" of an element that has no checked state, nor, for an item about an absence, on a screen
+that shows what should be absent."""
 
 from __future__ import annotations
 
@@ -106,3 +107,20 @@ def test_an_absence_does_not_pass_on_a_screen_showing_what_it_says_is_absent(tmp
     assert ground(earlier, NO_DIALOG, AT_EXIT, screens)[1] == DIALOG  # still there at exit
     healthy = _final(tmp_path, "Settings", "Network & internet")
     assert ground(CitationClaim(screen="final", quote="Settings"), NO_DIALOG, AT_EXIT, healthy)[1] == ""
+
+
+OFF = CheckItem(kind="goal", text="Turn Wi-Fi off", when="end")
+
+
+def test_checked_false_shows_nothing_of_an_element_that_cannot_be_checked(tmp_path):
+    screens = RecordedScreens(tmp_path)
+    title = UIElement(index=0, text="Navigate up", class_name="android.widget.ImageButton",
+                      bounds=Bounds(left=0, top=0, right=100, bottom=100))
+    switch = UIElement(index=1, text="OFF", class_name="android.widget.Switch", checkable=True,
+                       bounds=Bounds(left=900, top=300, right=1000, bottom=400))
+    screens.record_final(ScreenView(width=1080, height=2400, elements=(title, switch)))
+    citation, why = ground(CitationClaim(screen="final", element=0, attribute="checked=false"), OFF, AT_EXIT,
+                           screens)
+    assert citation is not None and not citation.found and why.endswith("it has no checked state")
+    assert ground(CitationClaim(screen="final", element=1, attribute="checked=false"), OFF, AT_EXIT,
+                  screens)[1] == ""
