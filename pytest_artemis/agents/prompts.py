@@ -177,7 +177,7 @@ achieved for the goal."""
 _CHECKER_GOAL = """\
 The `goal` item is the user's original goal itself: "passed" only when the recorded evidence shows it
 reached (cite it), "failed" when the evidence shows it is not. The operator's ticks and its "finish"
-claim are not evidence."""
+claim are not evidence, nor is a state the same element already showed before the agent first acted."""
 
 _CHECKER_PROBES = """\
 Probes read persistent device state and are the strongest evidence for it; a probe whose output could

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -12,6 +10,7 @@ from pytest_artemis.agents.schemas import CitationClaim
 from pytest_artemis.contracts import CheckItem, Citation, ScreenView, ScreenWhich, StepRecord, UIElement
 
 from .screens import RecordedScreens
+from .wording import contains, negated, normalise
 
 _BOOL = {"true": True, "on": True, "yes": True, "1": True,
          "false": False, "off": False, "no": False, "0": False}
@@ -22,44 +21,6 @@ _SHOWN_TEXTS = ("text", "content-desc", "content_desc", "desc", "label")
 _TEXTS = {"text": "text", "content-desc": "content_desc", "desc": "content_desc",
           "resource-id": "resource_id",
           "id": "resource_id", "label": "label"}
-
-
-def normalise(text: str) -> str:
-    """Text as citations are matched: compatibility forms, case, punctuation and spacing folded away."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return " ".join(re.sub(r"[\W_]+", " ", folded).split())
-
-
-def contains(haystack: str, needle: str) -> bool:
-    """Whether normalised ``needle`` occurs in normalised ``haystack`` on word boundaries."""
-    hay, pin = f" {normalise(haystack)} ", f" {normalise(needle)} "
-    return len(pin.strip()) > 0 and pin in hay
-
-
-_NEGATING = re.compile(r"\b(no|not|never|none|nothing|without|off|disabled|unavailable|failed|unable|cannot"
-                       r"|\w+n t)\b")  # normalised text: "isn't" reads "isn t"
-_CLAUSES = re.compile(r"[,;:()\[\]\n|\u2022\u00b7]|\.(?!\d)")
-
-
-def negated(text: str, quote: str, item: CheckItem) -> str:
-    """A negating word in the clause of on-screen ``text`` that holds ``quote`` which the item does not say
-    itself ('' when none): "No alarm set" (quoted whole, or as "Alarm set") or the "Wi-Fi off" of "Mobile,
-    Wi-Fi off, hotspot" (quoted as "Wi-Fi") cannot show that an alarm is set or Wi-Fi on, though they
-    hold the words. An item about an absence is confirmed in negative words: it is exempt."""
-    if about_absence(item.text):
-        return ""
-    pin, said = f" {normalise(quote)} ", set(normalise(item.text).split())
-    whole = f" {normalise(text)} "
-    clauses = [f" {c} " for c in map(normalise, _CLAUSES.split(text)) if pin in f" {c} "]
-    if not clauses and pin in whole:  # the quote spans clauses
-        clauses = [whole]
-    first = ""
-    for clause in clauses:
-        words = [w for w in _NEGATING.findall(clause) if w.split()[0] not in said]
-        if not words:
-            return ""
-        first = first or words[0]
-    return first
 
 
 def _negated(text: str, quote: str, item: CheckItem | None) -> str:
@@ -295,7 +256,8 @@ def ground(
     typed = window.typed if passed else ()
     found, why = _on_view(claim, item, view, typed, passed=passed)
     if found is not None and passed:
-        why = _shows_absent(item, view, _where(claim)) or _stale(claim, item, window, screens, typed, view)
+        why = (_shows_absent(item, view, _where(claim)) or _stale(claim, item, window, screens, typed, view)
+               or _held_before(claim, item, window, screens, typed, view))
     return (found, "") if found is not None and not why else (unfound, why)
 
 
@@ -350,6 +312,26 @@ def _holds_on(claim: CitationClaim, item: CheckItem, cited: ScreenView, referenc
     old, new = (next(e for e in v.elements if e.index == claim.element) for v in (cited, reference))
     return (old.class_name, old.resource_id, _row(cited, old)) == (new.class_name, new.resource_id,
                                                                    _row(reference, new))
+
+
+def _held_before(
+    claim: CitationClaim, item: CheckItem, window: Window, screens: RecordedScreens, typed: Sequence[str],
+    cited: ScreenView,
+) -> str:
+    """Why an element's state cannot show the goal or a completion criterion reached by the agent ('' when
+    it may): the same element showed that state before the agent first acted, so the run changed nothing
+    it shows (a vacuous pass). Only states (``checked=true``) are compared, not texts: the same words may
+    show before and after for different reasons."""
+    acted = window.first_acted
+    name = claim.attribute.partition("=")[0].strip().casefold().replace("_", "-")
+    if item.kind not in ("goal", "verify") or acted is None or claim.element is None or name not in _FLAGS:
+        return ""
+    before = screens.view(acted, "pre")
+    at_start = claim.model_copy(update={"step": acted, "screen": "pre"})
+    if before is None or not _holds_on(at_start, item, cited, before, typed):
+        return ""
+    return (f"element [{claim.element}] showed {claim.attribute!r} already before the agent first acted "
+            f"(step {acted} pre-screen): the run changed nothing it shows")
 
 
 def _stale(

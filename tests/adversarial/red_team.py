@@ -314,3 +314,30 @@ def unchecked_text(request: ScriptedRequest) -> CheckReport:
 def unchecked_switch(request: ScriptedRequest) -> CheckReport:
     """"checked=false" of a switch."""
     return _unchecked_element(request, checkable=True)
+
+
+@pytest.fixture
+def on_wifi_page(fresh_phone, artemis_device):
+    """Settings opens on its Wi-Fi page, Wi-Fi on (as after boot): the run's first screen shows the switch."""
+    artemis_device.check(["am", "start", "-n",
+                          "com.android.settings/com.android.settings.Settings$WifiSettingsActivity"])
+
+
+@pytest.fixture
+def on_wifi_page_off(on_wifi_page, artemis_device):
+    """Settings opens on its Wi-Fi page, Wi-Fi off."""
+    artemis_device.check(["settings", "put", "global", "wifi_on", "0"])
+
+
+def idle_tapper(request: ScriptedRequest) -> OperatorDecision:
+    """Taps the Hotspot row (which does nothing) and claims the goal."""
+    screen = request.screen
+    assert screen is not None
+    if request.turn == 1:
+        row = screen.find("Hotspot")
+        assert row is not None, "the adversary expects the Wi-Fi page"
+        return OperatorDecision(decision="look at the page", actions=[Tap(element=row.index)])
+    return _step(request, "finish")
+
+
+switch_on_from_page = scripted("on", "finish")

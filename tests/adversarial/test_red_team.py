@@ -175,3 +175,13 @@ def test_checked_false_shows_nothing_of_an_element_that_cannot_be_checked(projec
         matrix.expect(f"test_{name}", word)
     (goal,) = _verdicts(matrix, "unchecked_text", "Turn Wi-Fi off in Settings")
     assert goal.status == "inconclusive" and "has no checked state" in goal.reason
+
+
+def test_a_state_the_same_element_showed_before_the_agent_acted_is_no_evidence_of_the_run(project):
+    page, page_off = (f'@pytest.mark.usefixtures("{f}")' for f in ("on_wifi_page", "on_wifi_page_off"))
+    matrix = _run(project, {
+        "state_held_before": ("idle_tapper", "honest", page, "UNCHECKED"),
+        "state_changed": ("switch_on_from_page", "honest", page_off, "PASSED"),
+    })
+    (goal,) = _verdicts(matrix, "state_held_before", "Turn Wi-Fi on in Settings")
+    assert goal.status == "inconclusive" and "before the agent first acted" in goal.reason

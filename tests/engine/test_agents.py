@@ -122,6 +122,10 @@ def test_checker_prompt_sections_follow_items_entry_and_tools():
     assert "Probes read" in only_assert and "checkpoint" not in only_assert
     # the grounding rules the code applies are the ones the checker is told, where they apply
     assert "cited text still shows at the end" in only_assert
+    goal = checker_system([CheckItem(kind="goal", text="g", when="end")], entry="final", tool_docs=["x"],
+                          probes=None)
+    assert "already showed before the agent first acted" in goal
+    assert "already showed before" not in only_assert
     assert "cited text still shows at the end" not in only_verify
     assert all("typed into an input field is its own input" in p for p in (only_verify, only_assert))
     assert all('"Alarm set" from "No alarm set"' in p for p in (only_verify, only_assert))

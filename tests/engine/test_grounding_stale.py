@@ -154,3 +154,24 @@ def test_a_visual_judgement_of_an_earlier_screen_shows_nothing_about_a_later_one
         CitationClaim(step=5, screen="post", visual=True)
     citation, why = ground(now, item, window, screens)
     assert why == "" and citation is not None and citation.visual
+
+
+
+@pytest.mark.parametrize(("on_before", "kind", "held"), [(True, "goal", True), (False, "goal", False),
+                                                         (True, "assert", False)])
+def test_a_state_the_same_element_showed_before_the_agent_acted_does_not_ground_a_goal(
+    tmp_path, on_before, kind, held
+):
+    item = CheckItem(kind=kind, text="Turn Wi-Fi on", when="end")  # type: ignore[arg-type]
+    screens = RecordedScreens(tmp_path)
+    screens.record(2, "pre", _page("Wi-Fi", on_before))
+    screens.record_final(_page("Wi-Fi", True))
+    window = Window(last_step=3, final=True, first_acted=2)
+    claim = CitationClaim(screen="final", element=4, attribute="checked=true")
+    citation, why = ground(claim, item, window, screens)
+    assert citation is not None and citation.found == (not held)
+    if held:
+        assert why == ("element [4] showed 'checked=true' already before the agent first acted (step 2 "
+                       "pre-screen): the run changed nothing it shows")
+    on_the_title = CitationClaim(screen="final", element=3, quote="Wi-Fi")  # a text: not compared
+    assert ground(on_the_title, item, window, screens)[1] == ""
