@@ -256,7 +256,8 @@ def ground(
     typed = window.typed if passed else ()
     found, why = _on_view(claim, item, view, typed, passed=passed)
     if found is not None and passed:
-        why = (_shows_absent(item, view, _where(claim)) or _stale(claim, item, window, screens, typed, view)
+        why = (_shows_absent(item, view, _where(claim)) or _absence_served(item, window, screens)
+               or _stale(claim, item, window, screens, typed, view)
                or _held_before(claim, item, window, screens, typed, view))
     return (found, "") if found is not None and not why else (unfound, why)
 
@@ -289,6 +290,21 @@ def _shows_absent(item: CheckItem, view: ScreenView, where: str) -> str:
         return ""
     shown = next((q for q in quotes(item.text) for e in view.elements if contains(e.label, q)), None)
     return f"{where} shows {shown!r}, which the item says does not appear" if shown else ""
+
+
+def _absence_served(item: CheckItem, window: Window, screens: RecordedScreens) -> str:
+    """Why an item about an absence cannot pass, whatever screen is cited ('' when it may): a screen its
+    judgement was served shows what should be absent (a checkpoint: the anchor step and the one before;
+    the final check: the last step and the final screen)."""
+    if not about_absence(item.text):
+        return ""
+    last = window.anchor if window.anchor is not None else window.last_step
+    for step in (n for n in ((last,) if window.final else (last - 1, last)) if n >= 1):
+        for which in ("pre", "post"):
+            view = screens.view(step, which)
+            if view is not None and (why := _shows_absent(item, view, f"step {step} {which}-screen")):
+                return why
+    return ""
 
 
 def _row(view: ScreenView, element: UIElement) -> tuple[str, ...]:

@@ -341,3 +341,25 @@ def idle_tapper(request: ScriptedRequest) -> OperatorDecision:
 
 
 switch_on_from_page = scripted("on", "finish")
+
+
+def closes_the_crash(request: ScriptedRequest) -> OperatorDecision:
+    """Taps the Wi-Fi row (Settings crashes), then closes the crash dialog and claims the goal in the same
+    turn: the final screen is clean, the last step's pre-screen shows the dialog."""
+    screen = request.screen
+    assert screen is not None
+    close = screen.find("Close app")
+    if close is None:
+        return _step(request, "open")
+    return OperatorDecision(decision="close it", plan=mark_done(request.plan),
+                            actions=[Tap(element=close.index), Finish(summary="done")])
+
+
+def final_label(request: ScriptedRequest) -> CheckReport:
+    """Passes everything citing the first labelled element of the final screen."""
+    final = request.screens[-1] if request.screens else None
+    if final is None or final.screen != "final":
+        return CheckReport()
+    shown = next(e for e in final.view.elements if e.label)
+    return _pass_all(request, CitationClaim(screen="final", element=shown.index, quote=shown.label),
+                     f"the final screen shows {shown.label!r}")

@@ -107,6 +107,16 @@ def test_an_absence_does_not_pass_on_a_screen_that_shows_what_should_be_absent(p
     assert absent.status == "inconclusive" and "keeps stopping" in absent.reason
 
 
+def test_an_absence_does_not_pass_while_a_screen_its_judgement_was_served_shows_it(project):
+    crashing = '@pytest.mark.usefixtures("settings_crash")\n'
+    matrix = _run(project, {"dialog_closed_at_the_end": (
+        "closes_the_crash", "final_label", crashing + f'@pytest.mark.assert_("{NO_DIALOG}", when="end")',
+        "UNCHECKED")})
+    (absent,) = _verdicts(matrix, "dialog_closed_at_the_end", NO_DIALOG)
+    assert absent.status == "inconclusive"
+    assert "step 2 pre-screen shows 'keeps stopping', which the item says does not appear" in absent.reason
+
+
 def test_a_pass_repeated_in_one_reply_stands_only_if_every_repeat_does(project):
     matrix = _run(project, {
         "double_talk": ("wifi_stays_on", "double_talk", "", "UNCHECKED"),

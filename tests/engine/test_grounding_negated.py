@@ -125,3 +125,24 @@ def test_checked_false_shows_nothing_of_an_element_that_cannot_be_checked(tmp_pa
     assert citation is not None and not citation.found and why.endswith("it has no checked state")
     assert ground(CitationClaim(screen="final", element=1, attribute="checked=false"), OFF, AT_EXIT,
                   screens)[1] == ""
+
+
+@pytest.mark.parametrize(("window", "dialog_at", "reason"), [
+    (Window(last_step=5, anchor=5, first_acted=1), (4, "post"), "step 4 post-screen"),
+    (Window(last_step=3, final=True, first_acted=1), (3, "pre"), "step 3 pre-screen"),
+    (Window(last_step=5, anchor=5, first_acted=1), (2, "post"), ""),  # not served: before the window
+])
+def test_an_absence_does_not_pass_while_a_screen_its_judgement_was_served_shows_it(
+    tmp_path, window, dialog_at, reason
+):
+    item = NO_DIALOG.model_copy(update={"when": "end" if window.final else "complete"})
+    screens = _final(tmp_path, "Settings")
+    clean = screens.finals()[0]
+    for step in range(1, 6):
+        for which in ("pre", "post"):
+            screens.record(step, which, clean)
+    screens.record(*dialog_at, _final(tmp_path, "Settings keeps stopping").finals()[0])
+    claim = CitationClaim(screen="final", quote="Settings") if window.final else \
+        CitationClaim(step=5, screen="post", quote="Settings")
+    why = ground(claim, item, window, screens)[1]
+    assert why == (f"{reason} shows 'keeps stopping', which the item says does not appear" if reason else "")
