@@ -316,18 +316,24 @@ def _row(view: ScreenView, element: UIElement) -> tuple[str, ...]:
 
 def _holds_on(claim: CitationClaim, item: CheckItem, cited: ScreenView, reference: ScreenView,
               typed: Sequence[str]) -> bool:
-    """Whether what ``claim`` shows on the ``cited`` screen still shows on the ``reference`` one. A cited
-    element must be the same element there, not only the same index: the same class and id, with the same
-    labels on its row (element [4] is the Wi-Fi switch on one page and the Bluetooth switch on another).
-    A visual judgement names nothing that can be found again: it holds only on the screen it judged."""
+    """Whether what ``claim`` shows on the ``cited`` screen still shows on the ``reference`` one. It must
+    show in the same element there, not only at the same index or in the same words: the same class and
+    id, with the same labels on its row (element [4], or the text "ON", is the Wi-Fi switch on one page and
+    the Bluetooth switch on another). A visual judgement names nothing that can be found again: it holds
+    only on the screen it judged."""
     found = _on_view(claim, item, reference, typed)[0]
     if found is None or found.visual:
         return False
-    if claim.element is None:
-        return True
-    old, new = (next(e for e in v.elements if e.index == claim.element) for v in (cited, reference))
-    return (old.class_name, old.resource_id, _row(cited, old)) == (new.class_name, new.resource_id,
-                                                                   _row(reference, new))
+    if claim.element is not None:
+        old, new = (next(e for e in v.elements if e.index == claim.element) for v in (cited, reference))
+        return _identity(cited, old) == _identity(reference, new)
+    then, now = ({_identity(v, e) for e in v.elements if contains(e.label, claim.quote)}
+                 for v in (cited, reference))
+    return bool(then & now)
+
+
+def _identity(view: ScreenView, element: UIElement) -> tuple[str, str, tuple[str, ...]]:
+    return element.class_name, element.resource_id, _row(view, element)
 
 
 def _held_before(

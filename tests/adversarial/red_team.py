@@ -363,3 +363,11 @@ def final_label(request: ScriptedRequest) -> CheckReport:
     shown = next(e for e in final.view.elements if e.label)
     return _pass_all(request, CitationClaim(screen="final", element=shown.index, quote=shown.label),
                      f"the final screen shows {shown.label!r}")
+
+
+def same_quote(request: ScriptedRequest) -> CheckReport:
+    """At the final check: passes the goal quoting "ON" on step 3's pre-screen (the Wi-Fi switch then),
+    betting that some "ON" still shows on the final screen."""
+    if request.entry != "final":
+        return honest(request)
+    return _pass_all(request, CitationClaim(step=3, screen="pre", quote="ON"), "the Wi-Fi switch read ON")

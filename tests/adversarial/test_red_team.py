@@ -92,6 +92,15 @@ def test_an_earlier_element_still_shown_at_exit_is_the_same_element_not_the_same
     assert goal.status == "inconclusive" and "the final screen no longer does" in goal.reason
 
 
+def test_an_earlier_quote_still_shown_at_exit_is_in_the_same_element_not_only_the_same_words(project):
+    matrix = _run(project, {
+        "same_words_other_switch": ("wifi_off_bluetooth_on", "same_quote", "", "UNCHECKED"),
+        "same_words_same_switch": ("wifi_stays_on", "same_quote", "", "PASSED"),
+    })
+    (goal,) = _verdicts(matrix, "same_words_other_switch", "Turn Wi-Fi on in Settings")
+    assert goal.status == "inconclusive" and "the final screen no longer does" in goal.reason
+
+
 NO_DIALOG = "No 'keeps stopping' dialog appears"
 
 

@@ -126,10 +126,11 @@ def _page(title: str, on: bool) -> ScreenView:
 
 
 @pytest.mark.parametrize("window", [AT_EXIT, AT_ANCHOR])
-def test_a_cited_element_must_still_be_the_same_element_not_only_the_same_index(tmp_path, window):
+@pytest.mark.parametrize("claim", [CitationClaim(step=2, screen="pre", element=4, attribute="checked=true"),
+                                   CitationClaim(step=2, screen="pre", quote="ON")])
+def test_what_an_earlier_screen_shows_must_still_show_in_the_same_element(tmp_path, window, claim):
     when = "end" if window.final else "complete"
     item = CheckItem(kind="assert", text="The Wi-Fi switch reads ON", when=when)
-    claim = CitationClaim(step=2, screen="pre", element=4, attribute="checked=true")
     for title, holds in (("Use Bluetooth", False), ("Wi-Fi", True)):
         screens = RecordedScreens(tmp_path)
         screens.record(2, "pre", _page("Wi-Fi", True))
