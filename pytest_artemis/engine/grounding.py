@@ -233,13 +233,15 @@ def ground(
 ) -> tuple[Citation | None, str]:
     """Resolve a verdict's citation; returns the resolved citation and, when it does not hold, why.
 
-    A ``passed`` goal or completion criterion may not rest on what was recorded before the agent first
-    acted, a ``passed`` ``end`` item (the goal included) only on an earlier screen whose cited text or
-    element still shows on the final screen, and a ``passed`` ``complete`` item only on a screen served
-    with its checkpoint or one whose cited text or element still shows at the anchor step; and no pass
-    rests on a quote from a text that says the opposite, on a probe's unreadable output, or (at a
-    checkpoint) on a probe that ran after a later step began to act. Blocking (a cited screen may need
-    OCR once). The citation is kept even when not found, so the ledger shows what was claimed.
+    A ``passed`` stands only on what shows the item holds when it is judged: for the goal or a completion
+    criterion, nothing recorded before the agent first acted, nor an element state it already showed then;
+    for an ``end`` item (the goal included), the final screen, a probe run now, or an earlier screen whose
+    cited text or element still shows there in the same element; for a ``complete`` item, the screens
+    served with its checkpoint (the anchor step and the one before) or an older one still showing it at
+    the anchor, and a probe only if no later step had begun to act; never a quote from a text that says
+    the opposite, nor, for an item about an absence, a judgement served a screen that shows it. No verdict
+    rests on a probe's unreadable output. Blocking (a cited screen may need OCR once). The citation is
+    kept even when not found, so the ledger shows what was claimed.
     """
     if claim is None:
         return None, "no citation: a verdict must cite a recorded screen (quote or element) or a probe"
