@@ -1,7 +1,7 @@
 """``-n 1`` vs ``-n 2`` vs ``-n 4`` with a model that answers after a realistic 1-3 s: speed-up against 0.9·N.
 
     python benchmarks/bench_xdist.py [--tests 8] [--turns 2] [--min-latency 1] [--max-latency 3] [--runs 1]
-                                     [--dist load,worksteal]
+                                     [--dist load,worksteal,load+longest-first]
 
 Writes a temporary project: a conftest overriding ``artemis_model`` with a ``ScriptedModel`` whose every
 reply sleeps 1-3 s (drawn from a hash of the test, the role and the turn, so every setting waits the same
@@ -12,8 +12,9 @@ alternating within each round. The same sessions on N trivial tests give a sessi
 test records its xdist worker, so the busiest worker's summed test time shows what the split of whole
 tests over workers allows at best, apart from any session cost. Every session has its own ``--basetemp``,
 so none pays for deleting another process's pytest temp dirs. ``-n 2`` and ``-n 4`` run once per xdist
-``--dist`` mode given (default ``load``, xdist's own default and the headline, and ``worksteal``); the
-trivial sessions use ``load``.
+``--dist`` mode given (default ``load``, xdist's own default and the headline, ``worksteal``, and
+``load+longest-first``: ``load`` with ``--artemis-order=longest-first``, ordered by the durations the
+``-n 1`` session of the same round kept in the project's pytest cache); the trivial sessions use ``load``.
 """
 
 from __future__ import annotations
@@ -113,13 +114,16 @@ Result = tuple[float, float, float, str, list[float]]
 def run_pytest(root: Path, workers: int, dist: str, args: argparse.Namespace, n: int) -> Result:
     """(wall s, summed test time s, the busiest worker's summed test time s, last summary line, each
     test's time in collection order) of one subprocess session."""
-    tag = f"{workers}-{dist}-{n}"
+    dist, _, order = dist.partition("+")
+    tag = f"{workers}-{dist}-{order or 'collected'}-{n}"
     junit = root / f"junit-{tag}.xml"
     variables = {**env(), "BENCH_MIN_LATENCY": str(args.min_latency),
                  "BENCH_MAX_LATENCY": str(args.max_latency), "BENCH_TURNS": str(args.turns)}
     # Its own --basetemp: by default a session's end deletes the oldest of the shared numbered temp dirs
     # (pytest keeps 3), whoever made them; one of another suite's, thousands of files, took 2.8 s here.
-    argv = pytest_argv("-q", "-n", str(workers), f"--dist={dist}", "--artemis-device=sim:4",
+    # -n 1 keeps each test's duration in the project's pytest cache, for the sessions ordered by them.
+    ordering = ("-p", "cacheprovider", "--artemis-order=longest-first") if order or workers == 1 else ()
+    argv = pytest_argv("-q", "-n", str(workers), f"--dist={dist}", *ordering, "--artemis-device=sim:4",
                        f"--artemis-artifacts={root / f'artifacts-{tag}'}", f"--junitxml={junit}",
                        f"--basetemp={root / f'basetemp-{tag}'}")
     started = time.perf_counter()
@@ -151,9 +155,11 @@ def main() -> int:
     parser.add_argument("--min-latency", type=float, default=1.0, help="shortest model reply s (default 1)")
     parser.add_argument("--max-latency", type=float, default=3.0, help="longest model reply s (default 3)")
     parser.add_argument("--runs", type=int, default=1, help="rounds of all settings; medians (default 1)")
-    parser.add_argument("--dist", default=f"{HEADLINE_DIST},worksteal",
-                        help=f"xdist --dist modes for -n 2 and -n 4, comma-separated (default "
-                             f"{HEADLINE_DIST},worksteal; the first is the headline)")
+    parser.add_argument("--dist", default=f"{HEADLINE_DIST},worksteal,{HEADLINE_DIST}+longest-first",
+                        help=f"xdist --dist modes for -n 2 and -n 4, comma-separated; `+longest-first` adds "
+                             f"--artemis-order=longest-first (the -n 1 session's durations) (default "
+                             f"{HEADLINE_DIST},worksteal,{HEADLINE_DIST}+longest-first; the first is the "
+                             f"headline)")
     args = parser.parse_args()
     dists = args.dist.split(",")
     measured = settings(dists)
@@ -172,20 +178,20 @@ def main() -> int:
           f"{args.max_latency:g} s/call, --artemis-device=sim:4, {os.cpu_count()} CPU cores, "
           f"{args.runs} round(s)")
     print(header)
-    print(f"{'project':<8} {'-n':>3} {'--dist':>9} {'wall s':>7} {'sum of test times s':>19} "
+    print(f"{'project':<8} {'-n':>3} {'--dist':>18} {'wall s':>7} {'sum of test times s':>19} "
           f"{'busiest worker s':>16}  summary")
     lines = [("bench", workers, dist, row) for (workers, dist), table in rows.items() for row in table]
     lines += [("empty", workers, HEADLINE_DIST, row) for workers, table in empty.items() for row in table]
     for project, workers, dist, (wall, summed, busiest, summary, _) in lines:
-        print(f"{project:<8} {workers:>3} {dist:>9} {wall:7.2f} {summed:19.2f} {busiest:16.2f}  {summary}")
+        print(f"{project:<8} {workers:>3} {dist:>18} {wall:7.2f} {summed:19.2f} {busiest:16.2f}  {summary}")
     one = statistics.median(r[0] for r in rows[1, HEADLINE_DIST])
     tests_one = statistics.median(r[1] for r in rows[1, HEADLINE_DIST])
-    print(f"{'measure (median)':<44} {'value':>7} {'target':>8}  verdict")
+    print(f"{'measure (median)':<53} {'value':>7} {'target':>8}  verdict")
     for workers, dist in measured[1:]:
         speedup = one / statistics.median(r[0] for r in rows[workers, dist])
         target = TARGET_SHARE * workers
         headline = " (headline)" if dist == dists[0] else ""
-        print(f"{f'speed-up -n {workers} --dist={dist} vs -n 1':<44} {speedup:6.2f}x "
+        print(f"{f'speed-up -n {workers} --dist={dist} vs -n 1':<53} {speedup:6.2f}x "
               f"{'>= ' + format(target, 'g'):>8}  {'met' if speedup >= target else 'MISSED'}{headline}")
     for workers, dist in measured:
         wall, busiest = (statistics.median(r[k] for r in rows[workers, dist]) for k in (0, 2))

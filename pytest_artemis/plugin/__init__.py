@@ -18,7 +18,7 @@ skip_assertion_rewriting()  # before the parts below are imported: they load as 
 
 import pytest
 
-from . import collection, fixtures, preflight, redaction, rulings, simfaults, timeout
+from . import collection, fixtures, ordering, preflight, redaction, rulings, simfaults, timeout
 from .junit_xml import JunitShaper
 from .options import ArtemisOptions, add_options, options_key, resolve_config
 from .replay_summary import ReplaySummary
@@ -41,6 +41,7 @@ _PARTS = (
     (timeout, "artemis.timeout"),
     (preflight, "artemis.preflight"),
     (redaction, "artemis.redaction"),
+    (ordering, "artemis.ordering"),
 )
 _SUB_PLUGINS = (*(name for _, name in _PARTS), "artemis.reports", "artemis.junit", "artemis.summary",
                 "artemis.replay", "artemis.xdist")
@@ -88,6 +89,8 @@ def pytest_configure(config: pytest.Config) -> None:
     for module, name in _PARTS:
         if not config.pluginmanager.is_registered(module):
             config.pluginmanager.register(module, name)
+    if not config.pluginmanager.has_plugin("artemis.durations"):
+        ordering.DurationKeeper.register(config)
     if not config.pluginmanager.has_plugin("artemis.reports"):
         config.pluginmanager.register(Reports(config), "artemis.reports")
     if workerinput is None and not config.pluginmanager.has_plugin("artemis.junit"):

@@ -90,6 +90,10 @@ OPTIONS: tuple[OptionDef, ...] = (
     OptionDef("recordings", "Directory of replay recordings (one file per test; commit it next to "
               "your tests to share it between CI machines).", default=".artemis-recordings",
               metavar="DIR"),
+    OptionDef("order", "Order of the collected tests: `collected` (pytest's), or `longest-first` by each "
+              "test's duration in the last session that ran it (pytest's cache; tests never timed go first). "
+              "Under -n N a farm is done sooner when its long tests start first.", kind="choice",
+              default="collected", choices=("collected", "longest-first")),
     OptionDef("checkpoint_max_repairs", "How often one failed `verify` checkpoint sends the agent back to "
               "repair before the item stays failed.", kind="int", default=2),
     OptionDef("final_check_max_attempts", "Final-check rounds: unmet `verify` items at exit send the agent "
@@ -138,6 +142,7 @@ class ArtemisOptions:
     sim_seed: int
     replay: Literal["off", "auto", "only", "record"]
     recordings: Path
+    order: Literal["collected", "longest-first"]
     checkpoint_max_repairs: int
     final_check_max_attempts: int
     check_concurrency: int
