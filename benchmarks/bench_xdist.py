@@ -122,10 +122,10 @@ def run_pytest(root: Path, workers: int, dist: str, args: argparse.Namespace, n:
     # Its own --basetemp: by default a session's end deletes the oldest of the shared numbered temp dirs
     # (pytest keeps 3), whoever made them; one of another suite's, thousands of files, took 2.8 s here.
     # -n 1 keeps each test's duration in the project's pytest cache, for the sessions ordered by them.
-    ordering = ("-p", "cacheprovider", "--artemis-order=longest-first") if order or workers == 1 else ()
+    ordering = ("--artemis-order=longest-first",) if order or workers == 1 else ()
     argv = pytest_argv("-q", "-n", str(workers), f"--dist={dist}", *ordering, "--artemis-device=sim:4",
                        f"--artemis-artifacts={root / f'artifacts-{tag}'}", f"--junitxml={junit}",
-                       f"--basetemp={root / f'basetemp-{tag}'}")
+                       f"--basetemp={root / f'basetemp-{tag}'}", cache=bool(ordering))
     started = time.perf_counter()
     proc = subprocess.run(argv, cwd=root, env=variables, capture_output=True, text=True, timeout=1800)
     wall = time.perf_counter() - started

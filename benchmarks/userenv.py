@@ -13,10 +13,12 @@ import tempfile
 DEV_ONLY = ("hypothesispytest", "rerunfailures")
 
 
-def pytest_argv(*args: str) -> list[str]:
-    """``python -m pytest`` without the cache plugin and the dev-only plugins, then ``args``."""
-    off = [arg for name in DEV_ONLY for arg in ("-p", f"no:{name}")]
-    return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *off, *args]
+def pytest_argv(*args: str, cache: bool = False) -> list[str]:
+    """``python -m pytest`` without the dev-only plugins (and the cache plugin unless ``cache``), then
+    ``args``."""
+    names = DEV_ONLY if cache else (*DEV_ONLY, "cacheprovider")
+    off = [arg for name in names for arg in ("-p", f"no:{name}")]
+    return [sys.executable, "-m", "pytest", *off, *args]
 
 
 def env() -> dict[str, str]:
