@@ -109,8 +109,9 @@ class CachedOcr:
         """The screenshot's words: kept ones when these exact bytes were read before, else read now."""
         key = (self.fingerprint, hashlib.sha256(png).hexdigest())
         words = _recall(key)
-        if words is None:
-            words = self._load(key[1])
+        if words is not None:
+            return list(words)
+        words = self._load(key[1])
         if words is None:
             words = tuple(self.engine.read(png))
             self._store(key[1], words)
