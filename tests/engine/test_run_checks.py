@@ -240,3 +240,27 @@ def test_the_final_state_is_judged_while_a_checkpoint_check_still_runs(tmp_path,
     record = read_run(run_dir)
     statuses = [(v.checkpoint_id == "final", v.kind, v.status) for v in record.verdicts]
     assert statuses == [(False, "verify", "passed"), (True, "goal", "passed")]
+
+
+def test_a_checkpoint_failure_that_arrives_after_the_final_check_passed_still_fails_the_test(tmp_path, phone):
+    """Late evidence against a pass: the final check (judged side by side with the running checkpoint)
+    passes the goal first; the checkpoint's failed assertion, harvested after it, still decides."""
+    final_answered = threading.Event()
+    assertion = CheckItem(kind="assert", text="The Wi-Fi switch is on", subgoal_hint=WIFI)
+
+    def checker(request):
+        if request.entry == "final":
+            report = passing_checker(request)
+            final_answered.set()
+            return report
+        final_answered.wait(timeout=20)
+        return CheckReport(verdicts=[cited(request, i, "failed", "the switch reads off")
+                                     for i in request.checks])
+
+    spec = TaskSpec(goal=WIFI, checks=(assertion,))
+    model = script(f"- [ ] {WIFI}\n", [step_marking(WIFI, actions=(Tap(element=0),))], checker)
+    outcome, run_dir = run(tmp_path, spec, phone, model)
+    assert final_answered.is_set()
+    assert outcome_word(outcome) == "FAILED", outcome
+    assert [v.status for v in verdicts_of(run_dir, assertion.text)] == ["failed"]
+    assert [v.status for v in verdicts_of(run_dir, WIFI) if v.kind == "goal"] == ["passed"]
