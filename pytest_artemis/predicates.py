@@ -10,35 +10,25 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 
 from pytest_artemis.contracts import ProbeParam, UsageError
-from pytest_artemis.contracts._base import Contract
-from pytest_artemis.contracts.probe_outputs import ProbeOutput, Unreadable
+from pytest_artemis.contracts.output_refs import (
+    OutputRef,
+    gives_what_it_reads,
+    is_output_ref,
+    output_model,
+    output_name,
+)
 
 if TYPE_CHECKING:
     from pytest_artemis.contracts import ProbeCheck, ProbeResult
+    from pytest_artemis.contracts.judgement import ProbeJudgement
+    from pytest_artemis.contracts.probe_outputs import ProbeOutput
     from pytest_artemis.device.base import Device
     from pytest_artemis.device.probe_table import ProbeTable
 
-
-class ProbeJudgement(Contract):
-    """A predicate's answer: passed or not, with evidence quoting the probe output.
-
-    ``conclusive`` is False when the probe itself could not be read (non-zero exit, unreadable
-    output): the caller should record the verdict as inconclusive, not failed. ``facts`` are the
-    normalised values of the checked fact the judgement rests on (e.g. the matched user alarms):
-    equal whenever the checked fact is the same, whatever else the output holds, so a before/after
-    comparison of ``(passed, facts)`` tells whether the run changed what the check looks at.
-    """
-
-    passed: bool
-    evidence: str
-    conclusive: bool = True
-    facts: tuple[str, ...] = ()
-
-
-O_contra = TypeVar("O_contra", bound=ProbeOutput, contravariant=True)
+O_contra = TypeVar("O_contra", bound="ProbeOutput", contravariant=True)
 
 
 class Predicate(Protocol[O_contra]):
@@ -56,7 +46,7 @@ ArgCheck = Callable[[Mapping[str, ProbeParam]], None]
 @dataclass(frozen=True)
 class _Registered:
     fn: Predicate[Any]
-    reads: type[ProbeOutput]
+    reads: OutputRef
     invariant: bool
     check_args: ArgCheck | None
 
@@ -65,12 +55,21 @@ _PREDICATES: dict[str, _Registered] = {}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
 
 
-OutputT = TypeVar("OutputT", bound=ProbeOutput)
+OutputT = TypeVar("OutputT", bound="ProbeOutput")
+PredicateT = TypeVar("PredicateT", bound="Predicate[Any]")
 
 
+@overload
 def predicate(name: str, *, reads: type[OutputT], invariant: bool = False,
-              check_args: ArgCheck | None = None) -> Callable[[Predicate[OutputT]], Predicate[OutputT]]:
-    """Register a predicate under ``name`` over the output model ``reads`` (e.g. ``BatteryOutput``).
+              check_args: ArgCheck | None = None) -> Callable[[Predicate[OutputT]], Predicate[OutputT]]: ...
+@overload
+def predicate(name: str, *, reads: str, invariant: bool = False,
+              check_args: ArgCheck | None = None) -> Callable[[PredicateT], PredicateT]: ...
+def predicate(name: str, *, reads: OutputRef, invariant: bool = False,
+              check_args: ArgCheck | None = None) -> Callable[[Any], Any]:
+    """Register a predicate under ``name`` over the output model ``reads`` (e.g. ``BatteryOutput``, or a
+    built-in model's name, ``"BatteryOutput"``, as the built-in predicates give it: then checks of it are
+    validated at collection without loading the output models).
 
     A name taken by another function is a UsageError. ``invariant=True`` marks a check of something
     that must hold throughout (no crash dialog, an app still installed) rather than a change the
@@ -79,10 +78,11 @@ def predicate(name: str, *, reads: type[OutputT], invariant: bool = False,
     """
     if not _NAME.fullmatch(name):
         raise UsageError(f"predicate name {name!r} must match {_NAME.pattern}")
-    if not (isinstance(reads, type) and issubclass(reads, ProbeOutput)):
-        raise UsageError(f"predicate {name!r}: reads= must be a probe output model, got {reads!r}")
+    if not is_output_ref(reads):
+        raise UsageError(f"predicate {name!r}: reads= must be a probe output model or a built-in one's "
+                         f"name, got {reads!r}")
 
-    def register(fn: Predicate[OutputT]) -> Predicate[OutputT]:
+    def register(fn: Predicate[Any]) -> Predicate[Any]:
         existing = _PREDICATES.get(name)
         if existing is not None and existing.fn.__qualname__ != fn.__qualname__:
             raise UsageError(f"predicate {name!r} is already registered ({existing.fn!r})")
@@ -121,9 +121,9 @@ def validate_check(check: ProbeCheck, table: ProbeTable | None = None) -> None:
     table.validate(check.probe)
     entry = _registered(check.name)
     gives = table.kind(check.probe.kind).output
-    if not issubclass(gives, entry.reads):
-        raise UsageError(f"predicate {check.name!r} reads {entry.reads.__name__}, but probe kind "
-                         f"{check.probe.kind!r} gives {gives.__name__}")
+    if not gives_what_it_reads(gives, entry.reads):
+        raise UsageError(f"predicate {check.name!r} reads {output_name(entry.reads)}, but probe kind "
+                         f"{check.probe.kind!r} gives {output_name(gives)}")
     if entry.check_args is not None:
         entry.check_args(check.args)
 
@@ -138,6 +138,8 @@ def _excerpt(raw: str, args: Mapping[str, ProbeParam], limit: int = 400) -> str:
 
 
 def _inconclusive(command: str, why: str, raw: str) -> ProbeJudgement:
+    from pytest_artemis.contracts.judgement import ProbeJudgement
+
     return ProbeJudgement(passed=False, conclusive=False,
                           evidence=f"probe `{command}` unreadable: {why}; output: {raw.strip()[:400]}")
 
@@ -147,14 +149,17 @@ def judge(check: ProbeCheck, result: ProbeResult) -> ProbeJudgement:
 
     A failed command or an unreadable output is inconclusive, never passed or failed.
     """
+    from pytest_artemis.contracts.probe_outputs import Unreadable
+
     entry = _registered(check.name)
+    reads = output_model(entry.reads)
     command, parsed = " ".join(result.argv), result.parsed
     if result.exit_code != 0:
         return _inconclusive(command, f"exit {result.exit_code}", result.raw)
     if parsed is None or isinstance(parsed, Unreadable):
         return _inconclusive(command, parsed.reason if parsed is not None else "not parsed", result.raw)
-    if not isinstance(parsed, entry.reads):
-        return _inconclusive(command, f"{check.name} reads {entry.reads.__name__}, the probe gave "
+    if not isinstance(parsed, reads):
+        return _inconclusive(command, f"{check.name} reads {reads.__name__}, the probe gave "
                                       f"{type(parsed).__name__}", result.raw)
     try:
         if entry.check_args is not None:
@@ -171,3 +176,13 @@ def run_probe_check(device: Device, check: ProbeCheck) -> tuple[ProbeResult, Pro
     """Run the check's probe on ``device`` and judge it (device errors propagate)."""
     result = device.probe_spec(check.probe)
     return result, judge(check, result)
+
+
+def __getattr__(name: str) -> object:
+    # ProbeJudgement is a pydantic model: loaded when first named, not when test modules import this one.
+    if name != "ProbeJudgement":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from pytest_artemis.contracts.judgement import ProbeJudgement
+
+    globals()[name] = ProbeJudgement
+    return ProbeJudgement

@@ -9,29 +9,21 @@ small pure function of one probe kind's typed output, in the spirit of AndroidWo
 
 The constructors below never raise: a bad argument is reported under the test's id when the plugin
 collects the test (``validate_check``), so one bad marker cannot break its module's import.
-Importing this module is cheap (no adbutils, no Pillow): the plugin uses it at collection.
+Importing this module is cheap (no pydantic, no adbutils, no Pillow): test modules import it and the
+plugin uses it at collection. ``ProbeJudgement`` (a pydantic model) loads when first named, and the
+built-in predicates give the output model they read by its name (``reads="SettingOutput"``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from pytest_artemis.contracts import ProbeCheck, ProbeParam, ProbeSpec, UsageError
-from pytest_artemis.contracts.probe_outputs import (
-    PACKAGE_PATTERN,
-    AlarmsOutput,
-    ContentOutput,
-    ForegroundOutput,
-    PackagesOutput,
-    PendingAlarm,
-    SettingOutput,
-    WindowFocusOutput,
-)
 from pytest_artemis.device.errors import ProbeRefused
 from pytest_artemis.predicates import (
     Predicate,
-    ProbeJudgement,
     get_predicate,
     is_invariant,
     judge,
@@ -39,6 +31,19 @@ from pytest_artemis.predicates import (
     run_probe_check,
     validate_check,
 )
+from pytest_artemis.spec.marker_rules import PACKAGE_PATTERN
+
+if TYPE_CHECKING:
+    from pytest_artemis.contracts.judgement import ProbeJudgement
+    from pytest_artemis.contracts.probe_outputs import (
+        AlarmsOutput,
+        ContentOutput,
+        ForegroundOutput,
+        PackagesOutput,
+        PendingAlarm,
+        SettingOutput,
+        WindowFocusOutput,
+    )
 
 _HHMM = re.compile(r"(\d{1,2}):(\d{2})(?:\s*([AaPp])\.?[Mm]\.?)?")
 
@@ -174,14 +179,21 @@ def _package_args(args: Mapping[str, ProbeParam]) -> None:
 
 # -- built-in predicates -----------------------------------------------------------------------
 
-@predicate("setting_equals", reads=SettingOutput)
+def _judgement(*, passed: bool, evidence: str, conclusive: bool = True, facts: tuple[str, ...] = ()
+               ) -> ProbeJudgement:
+    from pytest_artemis.contracts.judgement import ProbeJudgement
+
+    return ProbeJudgement(passed=passed, evidence=evidence, conclusive=conclusive, facts=facts)
+
+
+@predicate("setting_equals", reads="SettingOutput")
 def setting_equals(out: SettingOutput, /, *, equals: ProbeParam = None, **_: ProbeParam) -> ProbeJudgement:
     """The setting's value equals ``equals`` (or is set, when ``equals`` is None)."""
     where = f"{out.namespace}/{out.key}"
     passed = out.value is not None if equals is None else out.value == str(equals)
     wanted = "any value" if equals is None else repr(str(equals))
     evidence = f"settings get {where} -> {out.value!r} (expected {wanted})"
-    return ProbeJudgement(passed=passed, evidence=evidence,
+    return _judgement(passed=passed, evidence=evidence,
                           facts=(f"{where}={'null' if out.value is None else out.value}",))
 
 
@@ -194,7 +206,7 @@ def _alarm_text(alarm: PendingAlarm) -> str:
     return f"{alarm.package} {alarm.hhmm}"
 
 
-@predicate("alarm_set", reads=AlarmsOutput, check_args=_alarm_args)
+@predicate("alarm_set", reads="AlarmsOutput", check_args=_alarm_args)
 def alarm_is_set(out: AlarmsOutput, /, *, time: ProbeParam = None, enabled: ProbeParam = True,
                  clock: ProbeParam = None, **_: ProbeParam) -> ProbeJudgement:
     """The clock app has (or, ``enabled=False``, has not) an alarm clock scheduled at ``time``.
@@ -214,15 +226,15 @@ def alarm_is_set(out: AlarmsOutput, /, *, time: ProbeParam = None, enabled: Prob
     if at:
         evidence = f"clock-app alarm at {hhmm}: {', '.join(at)}{note}"
     elif unowned:
-        return ProbeJudgement(passed=False, conclusive=False, evidence=f"an alarm clock at {hhmm} "
+        return _judgement(passed=False, conclusive=False, evidence=f"an alarm clock at {hhmm} "
                               f"({unowned[0].time}) but the dump does not show which app set it{note}")
     elif not enabled and not out.pending_complete:
-        return ProbeJudgement(passed=False, conclusive=False, evidence=f"no clock-app alarm at {hhmm} "
+        return _judgement(passed=False, conclusive=False, evidence=f"no clock-app alarm at {hhmm} "
                               "among the alarms read, but the dump's pending-alarm list was not read "
                               "whole, so it cannot show that none is set")
     else:
         evidence = f"no clock-app alarm at {hhmm} (clock-app alarms: {seen}){note}"
-    return ProbeJudgement(passed=bool(at) == bool(enabled), evidence=evidence, facts=tuple(at))
+    return _judgement(passed=bool(at) == bool(enabled), evidence=evidence, facts=tuple(at))
 
 
 def _digits(text: str) -> str:
@@ -234,7 +246,7 @@ def _row_phone(row: Mapping[str, str | None]) -> str:
                  if isinstance(v := row.get(c), str)), "")
 
 
-@predicate("contact_exists", reads=ContentOutput, check_args=_contact_args)
+@predicate("contact_exists", reads="ContentOutput", check_args=_contact_args)
 def contact_row_exists(out: ContentOutput, /, *, name: ProbeParam = None, phone: ProbeParam = None,
                        **_: ProbeParam) -> ProbeJudgement:
     """A content row whose display name and/or phone number match; facts are the matching contacts."""
@@ -247,39 +259,49 @@ def contact_row_exists(out: ContentOutput, /, *, name: ProbeParam = None, phone:
             continue
         matches.add(f"{row_name.casefold()} {_digits(row_phone)}")
     if matches:
-        return ProbeJudgement(passed=True, evidence=f"contact rows: {', '.join(sorted(matches))}",
+        return _judgement(passed=True, evidence=f"contact rows: {', '.join(sorted(matches))}",
                               facts=tuple(sorted(matches)))
     names = ", ".join(str(r.get("display_name")) for r in out.rows) or "no rows"
-    return ProbeJudgement(passed=False, evidence=f"no contact matches name={name!r} phone={phone!r} "
+    return _judgement(passed=False, evidence=f"no contact matches name={name!r} phone={phone!r} "
                                                  f"(contacts: {names})")
 
 
-@predicate("foreground_is", reads=ForegroundOutput, check_args=_package_args)
+@predicate("foreground_is", reads="ForegroundOutput", check_args=_package_args)
 def foreground_is(out: ForegroundOutput, /, *, package: ProbeParam = None, **_: ProbeParam) -> ProbeJudgement:
     """The top resumed activity belongs to ``package``."""
     user = "" if out.user is None else f" (user {out.user})"
-    return ProbeJudgement(passed=out.package == package,
+    return _judgement(passed=out.package == package,
                           evidence=f"resumed activity: {out.package}/{out.activity}{user}",
                           facts=(out.package,) if out.package else ())
 
 
-@predicate("no_error_dialog", reads=WindowFocusOutput, invariant=True)
+@predicate("no_error_dialog", reads="WindowFocusOutput", invariant=True)
 def no_error_dialog_focused(out: WindowFocusOutput, /, **_: ProbeParam) -> ProbeJudgement:
     """The focused window is not an "Application Error" / "Application Not Responding" dialog."""
     display = "" if out.display is None else f" on display {out.display}"
     evidence = (f"focused window{display} {out.window!r} is a crash/ANR dialog of {out.error_dialog}"
                 if out.error_dialog else f"mCurrentFocus{display}={out.window!r}: no crash or ANR dialog")
-    return ProbeJudgement(passed=out.error_dialog is None, evidence=evidence,
+    return _judgement(passed=out.error_dialog is None, evidence=evidence,
                           facts=(str(out.window),) if out.error_dialog else ())
 
 
-@predicate("package_installed", reads=PackagesOutput, check_args=_package_args)
+@predicate("package_installed", reads="PackagesOutput", check_args=_package_args)
 def has_package(out: PackagesOutput, /, *, package: ProbeParam = None, **_: ProbeParam) -> ProbeJudgement:
     """``package`` is in the installed package list."""
     installed = package in out.packages
     evidence = (f"package:{package} listed" if installed
                 else f"package:{package} not among {len(out.packages)} packages")
-    return ProbeJudgement(passed=installed, evidence=evidence, facts=(str(package),) if installed else ())
+    return _judgement(passed=installed, evidence=evidence, facts=(str(package),) if installed else ())
+
+
+def __getattr__(name: str) -> object:
+    # ProbeJudgement is a pydantic model: loaded when first named, not when test modules import this one.
+    if name != "ProbeJudgement":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from pytest_artemis.contracts.judgement import ProbeJudgement
+
+    globals()[name] = ProbeJudgement
+    return ProbeJudgement
 
 
 __all__ = [

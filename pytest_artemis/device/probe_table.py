@@ -7,25 +7,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pytest_artemis.contracts import ProbeSpec
-from pytest_artemis.contracts.probe_outputs import (
-    AlarmsOutput,
-    BatteryOutput,
-    ContentOutput,
-    ForegroundOutput,
-    NotificationsOutput,
-    PackagesOutput,
-    ProbeOutput,
-    PropOutput,
-    SettingOutput,
-    TextOutput,
-    Unreadable,
-    WindowFocusOutput,
-)
+from pytest_artemis.contracts.output_refs import OutputRef, is_output_ref, output_model, output_name
 
 from .errors import ProbeRefused
 
 if TYPE_CHECKING:
+    from pytest_artemis.contracts import ProbeSpec
+
     from .parsers import Parsed, Parser
 
 #: Characters no parameter may ever contain, whatever its pattern says: shell metacharacters,
@@ -63,7 +51,9 @@ class ProbeKind:
     ``argv`` tokens are literal words or a whole-token placeholder ``{name}``; ``optional`` maps an
     optional parameter to the tokens appended when it is given. Every parameter needs a pattern in
     ``params`` (matched with ``re.fullmatch``). ``parser(raw, params)`` returns an ``output``
-    instance or ``Unreadable``; without one, the output is the text (``TextOutput``).
+    instance or ``Unreadable``; without one, the output is the text (``TextOutput``). ``output`` is the
+    model class, or the name of a built-in one (``"BatteryOutput"``: the built-in kinds name theirs, so
+    collecting probe checks does not load the output models).
     """
 
     name: str
@@ -72,7 +62,7 @@ class ProbeKind:
     parser: Parser = BuiltinParser("parse_text")
     optional: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     description: str = ""
-    output: type[ProbeOutput] = TextOutput
+    output: OutputRef = "TextOutput"
 
     def required(self) -> frozenset[str]:
         """Parameters that must be given (those not listed as optional)."""
@@ -85,8 +75,9 @@ def _check_kind(kind: ProbeKind) -> None:
     tokens = list(kind.argv) + [t for extra in kind.optional.values() for t in extra]
     if not kind.argv:
         raise ProbeRefused(f"probe {kind.name!r}: empty argv template")
-    if not (isinstance(kind.output, type) and issubclass(kind.output, ProbeOutput)):
-        raise ProbeRefused(f"probe {kind.name!r}: output must be a ProbeOutput model, got {kind.output!r}")
+    if not is_output_ref(kind.output):
+        raise ProbeRefused(f"probe {kind.name!r}: output must be a ProbeOutput model or a built-in "
+                           f"one's name, got {kind.output!r}")
     for token in tokens:
         name = _PLACEHOLDER.fullmatch(token)
         if name:
@@ -185,6 +176,8 @@ class ProbeTable:
         """The kind's typed output for a probe's raw output, or Unreadable with the reason (also when
         a plugin's parser raises or returns another model: its output could not be read). A built-in
         parser never raises on any text (they are fuzzed); if one does, that bug in our code propagates."""
+        from pytest_artemis.contracts.probe_outputs import Unreadable
+
         kind = self.kind(spec.kind)
         if kind in _BUILTIN_KINDS:
             parsed = kind.parser(raw, spec.params)
@@ -193,10 +186,10 @@ class ProbeTable:
                 parsed = kind.parser(raw, spec.params)
             except Exception as exc:  # a plugin parser's bug must not decide or crash a check
                 return Unreadable(reason=f"the {kind.name!r} parser raised {type(exc).__name__}: {exc}"[:300])
-        if isinstance(parsed, Unreadable | kind.output):
+        if isinstance(parsed, Unreadable | output_model(kind.output)):
             return parsed
         return Unreadable(reason=f"the {kind.name!r} parser returned {type(parsed).__name__}, "
-                                 f"not {kind.output.__name__}")
+                                 f"not {output_name(kind.output)}")
 
 
 _IDENT = r"[A-Za-z0-9_.:-]{1,128}"
@@ -204,30 +197,31 @@ _IDENT = r"[A-Za-z0-9_.:-]{1,128}"
 CONTENT_URI = r"content://[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*"
 
 _BUILTIN_KINDS = (
-    ProbeKind("alarms", ("dumpsys", "alarm"), parser=BuiltinParser("parse_alarms"), output=AlarmsOutput,
+    ProbeKind("alarms", ("dumpsys", "alarm"), parser=BuiltinParser("parse_alarms"), output="AlarmsOutput",
               description="the next alarm clock and the pending alarms, with the app that set each"),
-    ProbeKind("battery", ("dumpsys", "battery"), parser=BuiltinParser("parse_battery"), output=BatteryOutput,
-              description="battery level, status and power source"),
+    ProbeKind("battery", ("dumpsys", "battery"), parser=BuiltinParser("parse_battery"),
+              output="BatteryOutput", description="battery level, status and power source"),
     ProbeKind("foreground", ("dumpsys", "activity", "activities"), parser=BuiltinParser("parse_foreground"),
-              output=ForegroundOutput, description="package, activity and user of the top resumed activity"),
+              output="ForegroundOutput",
+              description="package, activity and user of the top resumed activity"),
     ProbeKind("window_focus", ("dumpsys", "window"), parser=BuiltinParser("parse_window_focus"),
-              output=WindowFocusOutput,
+              output="WindowFocusOutput",
               description="the window holding input focus on the focused display (crash/ANR dialogs)"),
     ProbeKind("notifications", ("dumpsys", "notification", "--noredact"),
-              parser=BuiltinParser("parse_notifications"), output=NotificationsOutput,
+              parser=BuiltinParser("parse_notifications"), output="NotificationsOutput",
               description="posted notifications"),
     ProbeKind("setting", ("settings", "get", "{ns}", "{key}"),
               params={"ns": r"system|secure|global", "key": _IDENT}, parser=BuiltinParser("parse_setting"),
-              output=SettingOutput, description="one value from the settings provider"),
+              output="SettingOutput", description="one value from the settings provider"),
     ProbeKind("content", ("content", "query", "--uri", "{uri}"),
               params={"uri": CONTENT_URI, "projection": r"[A-Za-z0-9_]+(:[A-Za-z0-9_]+)*"},
               optional={"projection": ("--projection", "{projection}")},
-              parser=BuiltinParser("parse_content"), output=ContentOutput,
+              parser=BuiltinParser("parse_content"), output="ContentOutput",
               description="rows of a content provider query"),
     ProbeKind("packages", ("pm", "list", "packages"), parser=BuiltinParser("parse_packages"),
-              output=PackagesOutput, description="installed package names"),
+              output="PackagesOutput", description="installed package names"),
     ProbeKind("prop", ("getprop", "{key}"), params={"key": r"[A-Za-z0-9_.-]{1,128}"},
-              parser=BuiltinParser("parse_prop"), output=PropOutput, description="one system property"),
+              parser=BuiltinParser("parse_prop"), output="PropOutput", description="one system property"),
 )
 
 

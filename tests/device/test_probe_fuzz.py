@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from pytest_artemis import probes
 from pytest_artemis.contracts import ProbeCheck, ProbeResult, ProbeSpec
+from pytest_artemis.contracts.output_refs import output_model
 from pytest_artemis.contracts.probe_outputs import ProbeOutput, Unreadable
 from pytest_artemis.device import builtin_probes
 
@@ -42,7 +43,7 @@ def judged(check: ProbeCheck, raw: str) -> probes.ProbeJudgement:
 def test_parsers_never_raise_and_give_their_kind_or_unreadable(raw: str) -> None:
     for spec in SPECS:
         parsed = TABLE.parse(spec, raw)
-        assert isinstance(parsed, Unreadable | TABLE.kind(spec.kind).output), spec.kind
+        assert isinstance(parsed, Unreadable | output_model(TABLE.kind(spec.kind).output)), spec.kind
         assert isinstance(parsed, Unreadable | ProbeOutput)
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 
 import pytest
 
-from pytest_artemis.contracts import ProbeSpec, UsageError
+from pytest_artemis.contracts import ProbeSpec, UsageError, probe_outputs
+from pytest_artemis.contracts.output_refs import BUILTIN_OUTPUTS
 from pytest_artemis.contracts.probe_outputs import TextOutput
 from pytest_artemis.device import ProbeKind, ProbeRefused, ProbeTable, builtin_probes, parsers, probe_table
 from pytest_artemis.device.parsers import parse_prop
@@ -113,14 +115,29 @@ def test_every_built_in_kind_parses_with_its_parser_of_that_name() -> None:
     assert read == parse_prop("Pixel 8\n", {"key": "ro.product.model"})
 
 
+def test_every_built_in_kind_names_a_built_in_output_model_that_no_other_subclasses() -> None:
+    # Collection compares the built-in names without loading the models: equal names must mean issubclass.
+    models = {name: obj for name, obj in vars(probe_outputs).items()
+              if inspect.isclass(obj) and issubclass(obj, probe_outputs.ProbeOutput)
+              and obj is not probe_outputs.ProbeOutput}
+    assert set(models) == BUILTIN_OUTPUTS
+    assert all(model.__bases__ == (probe_outputs.ProbeOutput,) for model in models.values())
+    assert {kind.output for kind in TABLE} <= BUILTIN_OUTPUTS
+    read = TABLE.parse(spec("prop", key="ro.product.model"), "Pixel 8\n")
+    assert isinstance(read, probe_outputs.PropOutput)
+
+
 def test_plugin_parser_failures_are_unreadable() -> None:
     def broken(raw: str, params: object) -> TextOutput:
         raise ValueError("boom")
 
     table = ProbeTable((ProbeKind("broken", ("getprop",), parser=broken),
-                        ProbeKind("liar", ("getprop",), parser=parse_prop, output=TextOutput)))
+                        ProbeKind("liar", ("getprop",), parser=parse_prop, output=TextOutput),
+                        ProbeKind("named_liar", ("getprop",), parser=parse_prop, output="SettingOutput")))
     assert table.parse(spec("broken"), "x").reason == "the 'broken' parser raised ValueError: boom"
     assert table.parse(spec("liar"), "x").reason == "the 'liar' parser returned PropOutput, not TextOutput"
+    assert table.parse(spec("named_liar"), "x").reason == ("the 'named_liar' parser returned PropOutput, "
+                                                             "not SettingOutput")
 
 
 @pytest.mark.parametrize("kind", [
@@ -133,6 +150,7 @@ def test_plugin_parser_failures_are_unreadable() -> None:
     ProbeKind("Bad Name", ("getprop",)),
     ProbeKind("empty", ()),
     ProbeKind("untyped", ("getprop",), output=dict),  # type: ignore[arg-type]
+    ProbeKind("unknown_model", ("getprop",), output="UptimeOutput"),
 ])
 def test_register_refuses_unsafe_templates(kind: ProbeKind) -> None:
     with pytest.raises(ProbeRefused):

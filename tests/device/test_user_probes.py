@@ -9,8 +9,8 @@ import pytest
 
 from pytest_artemis import probes
 from pytest_artemis.contracts import ProbeCheck, ProbeResult, ProbeSpec, UsageError
-from pytest_artemis.contracts.probe_outputs import BatteryOutput, Unreadable
-from pytest_artemis.device import ProbeRefused, builtin_probes
+from pytest_artemis.contracts.probe_outputs import BatteryOutput, SettingOutput, Unreadable
+from pytest_artemis.device import ProbeKind, ProbeRefused, builtin_probes
 
 TABLE = builtin_probes()
 
@@ -150,6 +150,34 @@ def test_user_predicate_registry() -> None:
     with pytest.raises(UsageError, match="reads BatteryOutput, but probe kind 'setting' gives SettingOutput"):
         probes.validate_check(ProbeCheck(probe=ProbeSpec(kind="setting", params={"ns": "global", "key": "x"}),
                                          name="battery_at_least"))
+
+
+def test_a_predicate_reads_a_model_or_a_built_in_one_s_name_and_a_subclass_of_it_too() -> None:
+    class WifiSetting(SettingOutput):
+        wifi: bool = False
+
+    table = builtin_probes()
+    table.register(ProbeKind("wifi", ("settings", "get", "global", "wifi_on"), output=WifiSetting))
+
+    @probes.predicate("wifi_named", reads="SettingOutput")
+    def wifi_named(out: SettingOutput, /, **_):
+        return probes.ProbeJudgement(passed=out.value == "1", evidence=f"value={out.value}")
+
+    @probes.predicate("wifi_model", reads=SettingOutput)
+    def wifi_model(out: SettingOutput, /, **_):
+        return probes.ProbeJudgement(passed=out.value == "1", evidence=f"value={out.value}")
+
+    setting = ProbeSpec(kind="setting", params={"ns": "global", "key": "wifi_on"})
+    for name in ("wifi_named", "wifi_model"):
+        for probe in (ProbeSpec(kind="wifi"), setting):
+            probes.validate_check(ProbeCheck(probe=probe, name=name), table)
+        with pytest.raises(UsageError, match=f"{name!r} reads SettingOutput, but probe kind 'battery' gives "
+                                             "BatteryOutput"):
+            probes.validate_check(ProbeCheck(probe=ProbeSpec(kind="battery"), name=name), table)
+    check = ProbeCheck(probe=setting, name="wifi_named")
+    assert probes.judge(check, result(check, "1\n")).passed
+    with pytest.raises(UsageError, match="reads= must be a probe output model or a built-in one's name"):
+        probes.predicate("wifi_unknown", reads="WifiOutput")
 
 
 def test_no_error_dialog_reads_the_focused_window_and_is_an_invariant() -> None:

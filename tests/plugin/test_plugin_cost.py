@@ -101,25 +101,60 @@ def test_test_modules_and_conftests_are():
     result.assert_outcomes(passed=2)
 
 
-def test_a_test_module_s_probe_checks_load_no_other_contract_nor_the_device_layer() -> None:
+def test_a_test_module_s_probe_checks_load_no_other_contract_nor_the_device_layer_nor_pydantic() -> None:
     # Test modules import this at collection: each module loaded here costs every collection of them.
     code = ("import sys\nfrom pytest_artemis import probes\n"
             "probes.setting('global', 'wifi_on', equals='1'); probes.alarm_set('07:30')\n"
-            "print(' '.join(sorted(m for m in sys.modules if m.startswith('pytest_artemis'))))")
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith(('pytest_artemis', 'pydantic')))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert set(out.split()) == {f"pytest_artemis{name}" for name in (
-        "", ".contracts", ".contracts._base", ".contracts.errors", ".contracts.probe_check",
-        ".contracts.probe_outputs", ".device", ".device.errors", ".predicates", ".probes")}
+        "", ".contracts", ".contracts.errors", ".contracts.output_refs", ".contracts.probe_check", ".device",
+        ".device.errors", ".predicates", ".probes", ".spec", ".spec.marker_rules")}
 
 
-def test_collecting_probe_checks_validates_them_and_loads_no_other_contract(pytester) -> None:
+def test_every_ready_check_is_built_and_validated_against_the_probe_table_without_pydantic() -> None:
+    # What collection does with a module's probe checks; pydantic alone would cost a collection of 200
+    # probe-marked tests more than its whole budget over plain pytest (docs/performance.md §4).
+    code = """
+import sys
+from pytest_artemis import probes
+from pytest_artemis.contracts import ProbeCheck, ProbeSpec, UsageError
+from pytest_artemis.device.probe_table import builtin_probes
+from pytest_artemis.predicates import _PREDICATES
+
+checks = [probes.setting("global", "wifi_on", equals=True), probes.setting("secure", "x"),
+          probes.alarm_set("7:30 PM", enabled=False, clock="com.android.deskclock"),
+          probes.contact_exists(name="Ada", phone="+1 555"), probes.foreground("com.android.settings"),
+          probes.no_error_dialog(), probes.package_installed("com.example.app")]
+assert {c.name for c in checks} == set(_PREDICATES), "a ready check is missing here"
+table = builtin_probes()
+for check in checks:
+    probes.validate_check(check, table)
+    probes.is_invariant(check)
+refused = []
+for bad in (probes.alarm_set("25:99"), probes.package_installed("not a package"),
+            ProbeCheck(probe=ProbeSpec(kind="alarms"), name="setting_equals")):
+    try:
+        probes.validate_check(bad, table)
+    except UsageError as exc:
+        refused.append(str(exc))
+print(len(refused), refused[-1])
+print(sorted(m for m in sys.modules if m.startswith("pydantic") or m.endswith(("_outputs", ".judgement"))))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == [
+        "3 predicate 'setting_equals' reads SettingOutput, but probe kind 'alarms' gives AlarmsOutput", "[]"]
+
+
+def test_a_collect_only_session_of_probe_checks_validates_them_and_never_imports_pydantic(pytester) -> None:
     pytester.makeconftest('''
 import sys
 
 
-def pytest_collection_finish(session):
+def pytest_unconfigure(config):
+    # After the whole --collect-only session, the plugin's session hooks included.
     with open("loaded.txt", "w") as out:
-        out.write(" ".join(sorted(m for m in sys.modules if m.startswith("pytest_artemis"))))
+        out.write(" ".join(sorted(m for m in sys.modules if m.startswith(("pytest_artemis", "pydantic")))))
 ''')
     pytester.makepyfile(test_probes='''
 import pytest
@@ -129,14 +164,42 @@ from pytest_artemis import probes
 @pytest.mark.goal("Turn on Wi-Fi")
 @pytest.mark.verify("Wi-Fi is on", probe=probes.setting("global", "wifi_on", equals="1"))
 @pytest.mark.assert_("An alarm is set", probe=probes.alarm_set("07:30"))
+@pytest.mark.assert_("No crash dialog", probe=probes.no_error_dialog(), when="end")
 def test_probes(artemis):
     pass
 ''')
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--collect-only", "-q")
     assert result.ret == 0
-    # The probe table is built only to validate probe checks (a bad one is a collection error: test_markers).
     loaded = set((pytester.path / "loaded.txt").read_text().split())
-    assert "pytest_artemis.device.probe_table" in loaded
-    for module in ("contracts.actions", "contracts.checks", "contracts.screen", "contracts.task",
-                   "device.base", "device.parsers", "spec.markers", "engine", "plugin.settings"):
+    assert "pytest_artemis.device.probe_table" in loaded  # built only to validate the probe checks
+    assert not {m for m in loaded if m.startswith("pydantic")}
+    for module in ("contracts._base", "contracts.probe_outputs", "contracts.judgement", "contracts.actions",
+                   "contracts.checks", "contracts.screen", "contracts.task", "device.base", "device.parsers",
+                   "spec.markers", "engine", "plugin.settings"):
         assert f"pytest_artemis.{module}" not in loaded, module
+
+    # Checked all the same: a bad probe check is a collection error naming the test.
+    pytester.makepyfile(test_bad='''
+import pytest
+from pytest_artemis import ProbeCheck, ProbeSpec, probes
+
+WRONG = ProbeCheck(probe=ProbeSpec(kind="alarms"), name="setting_equals")
+
+
+@pytest.mark.goal("Set an alarm")
+@pytest.mark.verify("The alarm is set", probe=probes.alarm_set("25:99"))
+def test_bad_alarm(artemis):
+    pass
+
+
+@pytest.mark.goal("Set an alarm")
+@pytest.mark.verify("The alarm is set", probe=WRONG)
+def test_wrong_output(artemis):
+    pass
+''')
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--collect-only", "-q",
+                                           "--continue-on-collection-errors")
+    result.stdout.fnmatch_lines_random([
+        "*artemis marker error: test_bad.py::test_bad_alarm: alarm time '25:99' is out of range*",
+        "*artemis marker error: test_bad.py::test_wrong_output: predicate 'setting_equals' reads "
+        "SettingOutput, but probe kind 'alarms' gives AlarmsOutput*", "*1 test collected, 2 errors*"])
