@@ -65,10 +65,10 @@ def ocr_loaded():
 
 
 @pytest.fixture
-def artemis_model():
+def artemis_model(request):
     env = os.environ
     return metered(demo_models(), float(env["BENCH_MIN_LATENCY"]), float(env["BENCH_MAX_LATENCY"]),
-                   int(env["BENCH_IMAGE_TOKENS"]), int(env["BENCH_SEED"]))
+                   int(env["BENCH_IMAGE_TOKENS"]), int(env["BENCH_SEED"]), request.node.nodeid)
 '''
 
 
@@ -95,15 +95,20 @@ class MeteredModel:
         return await logged_call(facts, calls, body)
 
 
-def metered(models: ModelSet, low: float, high: float, image_tokens: int, seed: int) -> ModelSet:
-    """``models`` with every role behind a seeded latency of ``low``..``high`` seconds and a token meter."""
-    rng = random.Random(seed)
+def metered(models: ModelSet, low: float, high: float, image_tokens: int, seed: int, test: str) -> ModelSet:
+    """``models`` with every role behind a seeded latency of ``low``..``high`` seconds and a token meter.
 
-    def wrap(model: Model) -> MeteredModel:
+    Each role of each test draws from its own stream (seeded by ``seed``, ``test`` and the role): the
+    checker's calls, made in the same order on the first run and on replay, take the same times in both,
+    so the two columns differ by what replay saves and by no luck of the draw; different tests draw
+    different times."""
+
+    def wrap(model: Model, role: str) -> MeteredModel:
+        rng = random.Random(f"{seed}:{test}:{role}")
         return MeteredModel(model, lambda: rng.uniform(low, high), image_tokens)
 
-    return ModelSet(planner=wrap(models.planner), operator=wrap(models.operator),
-                    checker=wrap(models.checker))
+    return ModelSet(planner=wrap(models.planner, "planner"), operator=wrap(models.operator, "operator"),
+                    checker=wrap(models.checker, "checker"))
 
 
 @dataclass(frozen=True)
@@ -197,7 +202,7 @@ def long_path(
     for label in ("first", "replay"):
         with sim_server() as server:
             script = Script(steps=steps, subgoals=4, latency_s=0.0, checker_latency_s=0.0)
-            models = metered(ModelSet.uniform(ScriptedModel(script.respond)), low, high, image_tokens, seed)
+            models = metered(ModelSet.uniform(ScriptedModel(script.respond)), low, high, image_tokens, seed, node)
             device = AdbDevice(server.serials[0], host=server.host, port=server.port, timeout_s=20.0)
             replay = Replay.open("auto", RecordingStore(root / "recordings"), node, spec.goal, Redactor())
             header = RunHeader(run_id=label, goal=spec.goal, checks=spec.checks)

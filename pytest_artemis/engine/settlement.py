@@ -41,16 +41,55 @@ async def settle(svc: RunServices, run: RunProgress, scheduler: CheckpointSchedu
     # The final state (the goal, the end items) is judged while running checks finish: it depends on the
     # device and the steps, not on their verdicts. A run whose turns cost no model time (replayed) would
     # otherwise wait for a checkpoint check and then the final check, one after the other.
-    on_state = asyncio.create_task(judge_final_state(svc, run, attempt))
+    on_state = None if bound_back(svc, run, attempt) else \
+        asyncio.create_task(judge_final_state(svc, run, attempt))
     try:
         apply(svc, run, await barrier(svc, run, scheduler))
         apply(svc, run, await recheck_probes(svc, run))
+        # A verify item already failed, or left open, decides a send-back: the goal is judged at the exit.
+        unmet = bound_back(svc, run, attempt)
+        if unmet and cut_short(svc, run, attempt, unmet):
+            return True
+        on_state = on_state or asyncio.create_task(judge_final_state(svc, run, attempt))
         apply(svc, run, await judge_final(svc, run, attempt, on_state))
     finally:
-        on_state.cancel()  # only when the settlement itself was cancelled or failed
+        if on_state is not None:
+            on_state.cancel()  # a cut-short check's judgement, or a settlement that was cancelled or failed
     back = send_back(svc, run)
     apply(svc, run, back)
     return bool(back)
+
+
+def bound_back(svc: RunServices, run: RunProgress, attempt: int) -> tuple[CheckItem, ...]:
+    """The verify items that send the operator back whatever final check ``attempt`` would find: ``complete``
+    ones whose current verdict failed (the final check never judges them again) and any whose subgoal is
+    open, while attempts, steps and time remain; empty when the final check decides."""
+    if attempt >= svc.config.final_check_max_attempts or limit_reached(svc, run) is not None:
+        return ()
+    current = current_verdicts(run.ledger)
+    open_keys = {s.key for s in run.plan.subgoals if not s.done}
+
+    def failed(item: CheckItem) -> bool:
+        verdict = current.get(item.key)
+        return item.when == "complete" and verdict is not None and verdict.status == "failed"
+
+    return tuple(item for item in run.all_items(svc.user_items)
+                 if item.kind == "verify" and (item.subgoal in open_keys or failed(item)))
+
+
+def cut_short(svc: RunServices, run: RunProgress, attempt: int, unmet: Sequence[CheckItem]) -> bool:
+    """Final check ``attempt`` without a judgement, when the operator goes back to repair ``unmet`` anyway:
+    a goal judged now would be judged again on the state the run ends in (a model call and its wait, per
+    repair, saved). False, with nothing sent back, when a limit was reached meanwhile: the check judges."""
+    apply(svc, run, [FinalCheck(attempt, ())])
+    back = send_back(svc, run)
+    if not back:
+        return False
+    texts = [item.text for item in unmet]
+    svc.observer.on_checking(f"final check #{attempt}: not judged, verify item(s) unmet: {'; '.join(texts)}")
+    svc.journal.append_event("final_check_cut_short", attempt=attempt, unmet=texts)
+    apply(svc, run, back)
+    return True
 
 
 async def barrier(svc: RunServices, run: RunProgress, scheduler: CheckpointScheduler) -> list[Effect]:

@@ -219,6 +219,47 @@ def test_final_check_sends_the_operator_back_for_unmet_verify_but_never_for_asse
     assert outcome.task.status == "completed" and outcome.tests.failed == 1
 
 
+def _claim_then_repair(request):
+    """Claims Wi-Fi done without touching it; once sent back by the final check, taps the switch."""
+    if "final check" not in request.messages[1].text:
+        return OperatorDecision(decision="done", actions=[{"kind": "finish"}], plan=mark(request.plan, WIFI))
+    return OperatorDecision(decision="repair", actions=[Tap(element=0), {"kind": "finish"}],
+                            plan=mark(request.plan, WIFI))
+
+
+def test_a_final_check_that_can_only_send_the_operator_back_is_not_judged(tmp_path, phone):
+    """The probe already failed the verify item: final check #1 sends the operator back whatever it would
+    find, so it asks the checker nothing; the exit's final check judges the goal on the repaired state."""
+    verify = setting_item(hint=WIFI)
+    model = script(f"- [ ] {WIFI}\n", [], after=_claim_then_repair)
+    outcome, run_dir = run(tmp_path, TaskSpec(goal="Turn on Wi-Fi", checks=(verify,)), phone, model)
+    record = read_run(run_dir)
+    finals = [r for r in model.requests if r.role == "checker" and r.entry == "final"]
+    assert len(finals) == 1 and [s.turn for s in record.steps] == ["act", "final_repair"]
+    cut = [e for e in record.events if e.kind == "final_check_cut_short"]
+    assert len(cut) == 1 and cut[0].fields["attempt"] == 1 and cut[0].fields["unmet"] == [verify.text]
+    (goal,) = [v for v in record.verdicts if v.kind == "goal"]
+    assert goal.attempt_id == "final#2" and goal.status == "passed"
+    assert [v.status for v in verdicts_of(run_dir, verify.text)] == ["failed", "passed"]
+    assert outcome.task.status == "completed" and outcome_word(outcome) == "PASSED"
+
+
+@pytest.mark.parametrize("limit", ["attempts", "steps"])
+def test_the_last_final_check_is_judged_even_when_a_verify_item_failed(tmp_path, phone, limit):
+    """No send-back is possible (attempts or steps spent): the final check judges the goal, which fails."""
+    verify = setting_item(hint=WIFI)
+    model = script(f"- [ ] {WIFI}\n", [], after=_claim_then_repair)
+    budget = {"final_check_max_attempts": 1} if limit == "attempts" else {"max_steps": 1}
+    outcome, run_dir = run(tmp_path, TaskSpec(goal="Turn on Wi-Fi", checks=(verify,)), phone, model,
+                           **budget)
+    record = read_run(run_dir)
+    assert not any(e.kind in ("final_check_cut_short", "final_send_back") for e in record.events)
+    assert [r.entry for r in model.requests if r.role == "checker"] == ["final"]
+    (goal,) = [v for v in record.verdicts if v.kind == "goal"]
+    assert goal.attempt_id == "final#1"
+    assert outcome.task.status == "blocked" and outcome_word(outcome) == "BLOCKED"
+
+
 def test_the_final_state_is_judged_while_a_checkpoint_check_still_runs(tmp_path, phone):
     """The goal and the end items do not wait for a running checkpoint check: the checkpoint's checker
     call is held until the final check has asked (a settlement in series would never release it), and
