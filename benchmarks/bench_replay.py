@@ -202,7 +202,8 @@ def long_path(
     for label in ("first", "replay"):
         with sim_server() as server:
             script = Script(steps=steps, subgoals=4, latency_s=0.0, checker_latency_s=0.0)
-            models = metered(ModelSet.uniform(ScriptedModel(script.respond)), low, high, image_tokens, seed, node)
+            scripted = ModelSet.uniform(ScriptedModel(script.respond))
+            models = metered(scripted, low, high, image_tokens, seed, node)
             device = AdbDevice(server.serials[0], host=server.host, port=server.port, timeout_s=20.0)
             replay = Replay.open("auto", RecordingStore(root / "recordings"), node, spec.goal, Redactor())
             header = RunHeader(run_id=label, goal=spec.goal, checks=spec.checks)

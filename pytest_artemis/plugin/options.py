@@ -97,7 +97,8 @@ OPTIONS: tuple[OptionDef, ...] = (
     OptionDef("checkpoint_max_repairs", "How often one failed `verify` checkpoint sends the agent back to "
               "repair before the item stays failed.", kind="int", default=2),
     OptionDef("final_check_max_attempts", "Final-check rounds: unmet `verify` items at exit send the agent "
-              "back until this many rounds were judged.", kind="int", default=3),
+              "back until this many rounds ran (a round that can only send the agent back judges nothing; "
+              "the last always judges).", kind="int", default=3),
     OptionDef("check_concurrency", "Checks that may run at the same time while the agent works.",
               kind="int", default=3),
     OptionDef("same_finding_limit", "Stop the run (BLOCKED) when the same finding comes back this many "
