@@ -145,6 +145,8 @@ no step needed) and then one of:
 - `visual`: true, only for items marked "visual judgement accepted" (a colour, an image).
 Text the operator typed into an input field is its own input: it cannot show a pass. Nor can words
 taken from a text that says the opposite ("Alarm set" from "No alarm set", "Wi-Fi" from "Wi-Fi off").
+A "passed" for an item that quotes text ("The list shows 'Display'") cites that text: the element or
+quote you cite, or its row, shows one of the item's quotes.
 An item about an absence ("No 'keeps stopping' dialog appears") passes only on a screen without it."""
 
 _CHECKER_VERIFY = """\

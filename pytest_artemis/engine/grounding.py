@@ -239,7 +239,8 @@ def ground(
     cited text or element still shows there in the same element; for a ``complete`` item, the screens
     served with its checkpoint (the anchor step and the one before) or an older one still showing it at
     the anchor, and a probe only if no later step had begun to act; never a quote from a text that says
-    the opposite, nor, for an item about an absence, a judgement served a screen that shows it. No verdict
+    the opposite, nor, for a check item that quotes text, a citation showing none of it, nor, for an item
+    about an absence, a judgement served a screen that shows it. No verdict
     rests on a probe's unreadable output. Blocking (a cited screen may need OCR once). The citation is
     kept even when not found, so the ledger shows what was claimed.
     """
@@ -258,7 +259,8 @@ def ground(
     typed = window.typed if passed else ()
     found, why = _on_view(claim, item, view, typed, passed=passed)
     if found is not None and passed:
-        why = (_shows_absent(item, view, _where(claim)) or _absence_served(item, window, screens)
+        why = (_misses_quotes(claim, item, view) or _shows_absent(item, view, _where(claim))
+               or _absence_served(item, window, screens)
                or _stale(claim, item, window, screens, typed, view)
                or _held_before(claim, item, window, screens, typed, view))
     return (found, "") if found is not None and not why else (unfound, why)
@@ -282,6 +284,26 @@ def _on_view(
     if found is None and claim.visual and not item.visual:
         why += "; a visual judgement counts only for checks declared visual=True"
     return found, why
+
+
+def _misses_quotes(claim: CitationClaim, item: CheckItem, view: ScreenView) -> str:
+    """Why a pass of a check item that quotes on-screen text rests on something else ('' when the cited
+    element, or an element holding the cited quote, shows one of the item's quotes, itself or on its row):
+    a real text that has nothing to do with the item ("Display" for "The page lists 'Dark theme'") shows
+    nothing about it. Items about an absence, the goal, and visual judgements are not held to it."""
+    wanted = quotes(item.text)
+    if not wanted or item.kind == "goal" or about_absence(item.text) or claim.visual:
+        return ""
+    if claim.element is not None:
+        cited = [e for e in view.elements if e.index == claim.element]
+    else:
+        cited = [e for e in view.elements if contains(e.label, claim.quote)]
+    shown = [e.label for e in cited] + [label for e in cited for label in _row(view, e)]
+    if any(contains(text, q) for text in shown for q in wanted):
+        return ""
+    what = f"element [{claim.element}]" if claim.element is not None else f"quote {claim.quote!r}"
+    return (f"the item quotes {' / '.join(repr(q) for q in wanted)}, but the cited {what} on {_where(claim)} "
+            "shows none of it, nor does its row: it is not evidence about this item")
 
 
 def _shows_absent(item: CheckItem, view: ScreenView, where: str) -> str:

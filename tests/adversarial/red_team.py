@@ -8,6 +8,7 @@ import time
 import pytest
 from fault_scripts import mark_done
 
+from pytest_artemis.agents.prose import quotes
 from pytest_artemis.agents.schemas import (
     CheckReport,
     CitationClaim,
@@ -214,6 +215,24 @@ def newest_label(request: ScriptedRequest) -> CheckReport:
                                   quote=shown.label)
             return _pass_all(request, claim, f"the screen shows {shown.label!r}")
     return CheckReport()
+
+
+def quoting(request: ScriptedRequest) -> CheckReport:
+    """Passes every item citing the element of the newest screen it may cite that shows the text the item
+    quotes (the first labelled element when it quotes none): the control of ``newest_label``."""
+    verdicts = []
+    for item in request.checks:
+        wanted = quotes(item.text)
+        for screen in reversed(request.screens):
+            shown = next((e for e in screen.view.elements if e.label and all(
+                q.casefold() in e.label.casefold() for q in wanted)), None)
+            if shown is not None:
+                claim = CitationClaim(step=screen.step, screen=screen.screen, element=shown.index,
+                                      quote=shown.label)
+                verdicts.append(ModelVerdict(item=item.text, status="passed", citation=claim,
+                                             evidence=f"the screen shows {shown.label!r}"))
+                break
+    return CheckReport(verdicts=verdicts)
 
 
 def _twice(request: ScriptedRequest, second: str) -> CheckReport:

@@ -116,6 +116,23 @@ def test_an_absence_does_not_pass_on_a_screen_that_shows_what_should_be_absent(p
     assert absent.status == "inconclusive" and "keeps stopping" in absent.reason
 
 
+def test_a_pass_of_an_item_that_quotes_a_text_must_cite_that_text(project):
+    """A real label that has nothing to do with the item ("Settings" for "The list shows 'Display'") is no
+    evidence about it; the same checker citing the quoted text passes."""
+    toast = "A 'Wi-Fi turned on' message appears"
+    matrix = _run(project, {
+        "unrelated_label": ("on_on_list", "newest_label", f'@pytest.mark.assert_("{toast}", when="end")',
+                            "UNCHECKED"),
+        "quoted_label": ("on_on_list", "quoting", '@pytest.mark.assert_("The list shows \'Display\'", '
+                                                  'when="end")', "PASSED"),
+    })
+    (unrelated,) = _verdicts(matrix, "unrelated_label", toast)
+    assert unrelated.status == "inconclusive" and unrelated.citation is not None
+    assert "the item quotes 'Wi-Fi turned on', but the cited element" in unrelated.reason
+    (quoted,) = _verdicts(matrix, "quoted_label", "The list shows 'Display'")
+    assert quoted.status == "passed" and quoted.citation is not None and quoted.citation.found
+
+
 def test_an_absence_does_not_pass_while_a_screen_its_judgement_was_served_shows_it(project):
     crashing = '@pytest.mark.usefixtures("settings_crash")\n'
     matrix = _run(project, {"dialog_closed_at_the_end": (
