@@ -1,7 +1,7 @@
 """Plugin import time; ``--collect-only`` of 200 marked tests vs 200 plain tests; what a session without
 artemis tests pays for the plugin.
 
-    python benchmarks/bench_collect.py [--tests 200] [--repeats 7] [--bytecode]
+    python benchmarks/bench_collect.py [--tests 200] [--repeats 7] [--bytecode[=installed]]
 
 Import: ``python -X importtime -c "import pytest_artemis.plugin"``; the total is the sum of the top-level
 cumulative times, split into what ``pytest`` itself costs and what the plugin adds on top (``-c "import
@@ -21,7 +21,9 @@ Every pytest process runs in a user's environment (``userenv.py``: dev-only plug
 Bytecode: by default the sessions inherit this environment's ``PYTHONDONTWRITEBYTECODE`` (set here: every
 process compiles the package and pytest rewrites the test modules again, as in many containers and CI);
 ``--bytecode`` lets them cache it (a private ``PYTHONPYCACHEPREFIX``, filled by one untimed round first),
-as a pip-installed package and repeated local runs have it.
+as repeated local runs have it; ``--bytecode=installed`` keeps the bytecode of the installed code (Python,
+pytest, this package: pip compiles a package when it installs it) but compiles the test modules afresh in
+every session, as the first CI run after ``pip install`` does.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import argparse
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -161,8 +164,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tests", type=int, default=200, help="generated tests (default 200)")
     parser.add_argument("--repeats", type=int, default=7, help="interleaved repeats; medians (default 7)")
-    parser.add_argument("--bytecode", action="store_true",
-                        help="let the sessions cache bytecode (a private pycache, warmed first)")
+    parser.add_argument("--bytecode", nargs="?", const="all", default="none", choices=("all", "installed"),
+                        help="let the sessions cache bytecode (a private pycache, warmed first): all of it, "
+                             "or (installed) all but the test modules'")
     args = parser.parse_args()
     imports: list[tuple[float, float, list[tuple[int, int, str]]]] = []
     labels = ("marked", "marked, no plugin", "floor", "marked text", "plain", "unmarked+plugin",
@@ -172,9 +176,11 @@ def main() -> int:
     summaries: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="artemis-bench-collect-") as tmp:
         projects = make_projects(Path(tmp), args.tests)
-        if args.bytecode:
+        cached = args.bytecode != "none"
+        prefix = Path(tmp) / "pycache"
+        if cached:
             ENV.pop("PYTHONDONTWRITEBYTECODE", None)
-            ENV["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
+            ENV["PYTHONPYCACHEPREFIX"] = str(prefix)
         cases = (("marked", projects["marked"], ("--collect-only",)),
                  ("marked, no plugin", projects["marked"], ("--collect-only", "-p", "no:artemis")),
                  ("floor", projects["floor"], ("--collect-only", "-p", "no:artemis")),
@@ -183,18 +189,21 @@ def main() -> int:
                  ("unmarked+plugin", projects["unmarked"], ("--collect-only",)),
                  ("unused, plugin on", projects["plain"], ()),
                  ("unused, -p no:artemis", projects["plain"], ("-p", "no:artemis")))
-        for round_ in range(args.repeats + args.bytecode):
-            timed = not (args.bytecode and round_ == 0)  # with --bytecode, round 0 fills the cache
+        for round_ in range(args.repeats + cached):
+            timed = not (cached and round_ == 0)  # with --bytecode, round 0 fills the cache
             if timed:
                 imports.append(import_times())
             for label, project, extra in cases:
+                if args.bytecode == "installed":  # the projects' cached modules (pytest's rewrites too)
+                    shutil.rmtree(prefix / Path(tmp).relative_to(Path(tmp).anchor), ignore_errors=True)
                 wall, cpu, summaries[label] = session(project, *extra)
                 if timed:
                     walls[label].append(wall)
                     cpus[label].append(cpu)
         header = describe()
     plugin, extra = (statistics.median(i[k] for i in imports) for k in range(2))
-    bytecode = ("cached (--bytecode)" if args.bytecode else
+    bytecode = ("cached (--bytecode)" if args.bytecode == "all" else
+                "cached but the test modules' (--bytecode=installed)" if args.bytecode == "installed" else
                 "not cached (PYTHONDONTWRITEBYTECODE=1)" if os.environ.get("PYTHONDONTWRITEBYTECODE")
                 else "as this environment has it")
     print(f"{os.cpu_count()} CPU cores, {args.repeats} interleaved repeats, medians; load average "
