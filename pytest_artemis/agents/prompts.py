@@ -163,7 +163,8 @@ Judge from the recorded history up to that step (its screens before and after, t
 decisions and action results); steps after the anchor are not served and cannot be cited. Transient
 and ordering expectations must be judged from those steps. The device has moved on since: its current
 screen is not evidence here. A "passed" cites the anchor step or the step before it; an older screen
-counts only when what it cites still shows at the anchor step."""
+counts only when what it cites still shows at the anchor step, and an element's state (a switch, a
+checkbox) only when the same element does not show otherwise after the anchor step's actions."""
 
 _CHECKER_ANCHOR_PROBES = """\
 A probe reads the device as it is when the probe runs: at a checkpoint it counts only when no step

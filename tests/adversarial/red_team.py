@@ -127,6 +127,20 @@ def oldest_on(request: ScriptedRequest) -> CheckReport:
     return _pass_all(request, old, "the switch read ON")
 
 
+# Turns Wi-Fi on (turn 2), then off again in the turn that ticks "Turn Wi-Fi on" (turn 3), and on for good.
+flip_at_anchor = scripted("open", "on", "toggle", "on", "finish", tick={3: "done"})
+
+
+def anchor_pre(request: ScriptedRequest) -> CheckReport:
+    """At a checkpoint: passes every item citing the switch ON on the anchor step's pre-screen (served with
+    the checkpoint), whatever that step's own action did to it; at the final check, honest."""
+    if request.entry == "final":
+        return honest(request)
+    claim = _switch([s for s in request.screens if s.screen == "pre"])
+    assert claim is not None
+    return _pass_all(request, claim.model_copy(update={"attribute": "checked=true"}), "the switch read ON")
+
+
 # Leave Wi-Fi off on the Settings list ("Mobile, Wi-Fi off, hotspot"), or on ("Mobile, Wi-Fi, hotspot").
 off_on_list = scripted("open", "off", "back", "finish")
 on_on_list = scripted("open", "on", "back", "finish")

@@ -58,6 +58,19 @@ def test_a_checkpoint_pass_rests_on_the_state_at_its_anchor(project):
     assert goal[-1].status == "passed"  # Wi-Fi on for good at the end
 
 
+def test_a_checkpoint_pass_does_not_rest_on_a_state_the_anchor_step_changed(project):
+    """The anchor step's pre-screen is served with the checkpoint, but its action turned the switch off:
+    the same switch reads OFF on its post-screen, the state when the subgoal was marked done."""
+    marks = f'@pytest.mark.assert_("{READS_ON}", subgoal="Turn Wi-Fi on")'
+    matrix = _run(project, {
+        "state_before_the_anchor_action": ("flip_at_anchor", "anchor_pre", marks, "UNCHECKED"),
+        "honest_flip_at_anchor": ("flip_at_anchor", "honest", marks, "FAILED"),
+    })
+    (stale,) = _verdicts(matrix, "state_before_the_anchor_action", READS_ON)
+    assert stale.status == "inconclusive" and stale.anchor_step == 3
+    assert "step 3 pre-screen shows it, but the same element on step 3 post-screen" in stale.reason
+
+
 def test_a_quote_from_a_text_that_says_the_opposite_does_not_pass(project):
     matrix = _run(project, {
         "fragment_of_contrary_text": ("off_on_list", "fragment", "", "UNCHECKED"),

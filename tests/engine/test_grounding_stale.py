@@ -93,16 +93,39 @@ def test_an_older_screen_whose_state_still_shows_at_the_anchor_grounds_a_pass(tm
     assert ground(claim, verify, AT_ANCHOR, _anchored(tmp_path, on_at_anchor=True))[1] == ""
 
 
-def test_the_screens_served_with_a_checkpoint_and_a_failed_verdict_may_show_what_is_gone_at_the_anchor(
-    tmp_path
+def test_the_screens_served_with_a_checkpoint_may_show_a_message_gone_at_the_anchor(tmp_path):
+    """A message shown right before the tick (a toast, a snackbar) is evidence from a served screen though
+    the anchor's post-screen no longer shows it; so is any state cited by a failed verdict."""
+    verify = CheckItem(kind="verify", text="A 'Wi-Fi turned on' message appears")
+    screens = _anchored(tmp_path, on_at_anchor=False)
+    toast = UIElement(index=7, text="Wi-Fi turned on", class_name="android.widget.TextView",
+                      bounds=Bounds(left=100, top=2000, right=900, bottom=2100))
+    screens.record(4, "post", ScreenView(width=1080, height=2400, elements=(_switch(True), toast)))
+    message = CitationClaim(step=4, screen="post", element=7, quote="Wi-Fi turned on")
+    assert ground(message, verify, AT_ANCHOR, screens)[1] == ""
+    reads_on = CheckItem(kind="verify", text="The Wi-Fi switch reads ON")
+    off_then = CitationClaim(step=2, screen="pre", quote="ON")
+    assert ground(off_then, reads_on, AT_ANCHOR, screens, passed=False)[1] == ""
+
+
+@pytest.mark.parametrize("which", [(4, "pre"), (4, "post"), (5, "pre")])
+@pytest.mark.parametrize("claim", [dict(element=4, attribute="checked=true"), dict(element=4, quote="ON"),
+                                   dict(quote="ON")])
+def test_a_state_a_served_screen_shows_does_not_ground_a_pass_when_the_anchor_post_screen_contradicts_it(
+    tmp_path, which, claim
 ):
+    """The switch read ON on a screen served with the checkpoint, but the same switch reads OFF on the
+    anchor's post-screen: the anchor step (or the one before) changed it; it does not show the state at the
+    tick."""
     verify = CheckItem(kind="verify", text="The Wi-Fi switch reads ON")
     screens = _anchored(tmp_path, on_at_anchor=False)
-    screens.record(4, "pre", ScreenView(width=1080, height=2400, elements=(_switch(True),)))
-    step_before = CitationClaim(step=4, screen="pre", element=4, attribute="checked=true")
-    assert ground(step_before, verify, AT_ANCHOR, screens)[1] == ""  # a toast right before the tick
-    off_then = CitationClaim(step=2, screen="pre", quote="ON")
-    assert ground(off_then, verify, AT_ANCHOR, screens, passed=False)[1] == ""
+    step, screen = which
+    screens.record(step, screen, ScreenView(width=1080, height=2400, elements=(_switch(True),)))
+    citation, why = ground(CitationClaim(step=step, screen=screen, **claim), verify, AT_ANCHOR, screens)
+    assert citation is not None and not citation.found
+    assert why.startswith(f"step {step} {screen}-screen shows it, but the same element on step 5 post-screen")
+    screens.record(5, "post", ScreenView(width=1080, height=2400, elements=(_switch(True),)))
+    assert ground(CitationClaim(step=step, screen=screen, **claim), verify, AT_ANCHOR, screens)[1] == ""
 
 
 def test_a_probe_read_after_a_later_step_began_to_act_does_not_ground_a_checkpoint_verdict(tmp_path):
