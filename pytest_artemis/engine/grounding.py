@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from pytest_artemis.agents.prose import about_absence, quotes
 from pytest_artemis.agents.schemas import CitationClaim
-from pytest_artemis.contracts import CheckItem, Citation, ScreenView, ScreenWhich, StepRecord
+from pytest_artemis.contracts import CheckItem, Citation, ScreenView, ScreenWhich, StepRecord, UIElement
 
 from .on_screen import FLAGS, contrary, identity, on_view, row, where
 from .screens import RecordedScreens
-from .wording import contains
+from .wording import contains, normalise
 
 
 @dataclass(frozen=True)
@@ -217,26 +217,22 @@ def _changed_at_anchor(
 ) -> str:
     """Why a served screen before the anchor's post-screen cannot show an element's state at the anchor
     ('' when it may): the same element shows otherwise on the anchor's post-screen, so the anchor step's
-    own action (or the one before) changed it. Only a state is held to this, an attribute or the text of a
-    checkable element (a switch's "ON"): a message in a view that stays on screen may be transient, and
-    the checkpoint judges transient expectations from the screens it is served."""
+    own action (or the one before) changed it. Only a state is held to this (an attribute, or the text of a
+    checkable element that reads "ON"/"OFF"): a message in a view that stays on screen may be transient,
+    and the checkpoint judges transient expectations from the screens it is served. An element that left the
+    screen contradicts nothing; a quote several switches show stands if one of them still shows it."""
     anchor = window.anchor
     post = screens.view(anchor, "post") if anchor is not None else None
     if post is None or (claim.step, claim.screen) == (anchor, "post"):
         return ""
-    if claim.element is not None:
-        elements = [e for e in cited.elements if e.index == claim.element]
-    else:
-        elements = [e for e in cited.elements if contains(e.label, claim.quote)]
-    states = [e for e in elements if claim.attribute or e.checkable]
+    states = _states(claim, cited)
+    at_anchor = claim.model_copy(update={"step": anchor, "screen": "post"})
+    for element in states:
+        present = any(identity(post, e) == identity(cited, element) for e in post.elements)
+        if not present or _shows_still(at_anchor, item, cited, element, post, typed):
+            return ""
     if not states:
         return ""
-    for element in states:
-        same = [e for e in post.elements if identity(post, e) == identity(cited, element)]
-        there = (claim.model_copy(update={"step": anchor, "screen": "post", "element": e.index})
-                 for e in same)
-        if not same or any(on_view(at, item, post, typed)[0] is not None for at in there):
-            return ""  # it left the screen (nothing contradicts it), or it still shows the same
     return (f"{where(claim)} shows it, but the same element on step {anchor} post-screen (the anchor) shows "
             "otherwise: a checkpoint rests on the state when its subgoal was marked done")
 
@@ -247,18 +243,48 @@ def _held_before(
 ) -> str:
     """Why an element's state cannot show the goal or a completion criterion reached by the agent ('' when
     it may): the same element showed that state before the agent first acted, so the run changed nothing
-    it shows (a vacuous pass). Only states (``checked=true``) are compared, not texts: the same words may
-    show before and after for different reasons."""
+    it shows (a vacuous pass). Only states are compared (an attribute such as ``checked=true``, or the
+    text of a checkable element that reads "ON"/"OFF"), not other texts: the same words may show before and
+    after for different reasons. A quote that several switches show is vacuous only if all of them did."""
     acted = window.first_acted
-    name = claim.attribute.partition("=")[0].strip().casefold().replace("_", "-")
-    if item.kind not in ("goal", "verify") or acted is None or claim.element is None or name not in FLAGS:
+    before = screens.view(acted, "pre") if acted is not None else None
+    if item.kind not in ("goal", "verify") or before is None:
         return ""
-    before = screens.view(acted, "pre")
+    states = _states(claim, cited)
     at_start = claim.model_copy(update={"step": acted, "screen": "pre"})
-    if before is None or not _holds_on(at_start, item, cited, before, typed):
+    if not states or not all(_shows_still(at_start, item, cited, e, before, typed) for e in states):
         return ""
-    return (f"element [{claim.element}] showed {claim.attribute!r} already before the agent first acted "
-            f"(step {acted} pre-screen): the run changed nothing it shows")
+    what = (f"element [{claim.element}]" if claim.element is not None
+            else f"the checkable element showing {claim.quote!r}")
+    shown = claim.attribute or claim.quote
+    return (f"{what} showed {shown!r} already before the agent first acted (step {acted} pre-screen): the "
+            "run changed nothing it shows")
+
+
+_STATE_WORDS = frozenset({"on", "off"})
+"""What a checkable element's own text says when it is its state (a switch reading "ON"), not its name."""
+
+
+def _states(claim: CitationClaim, cited: ScreenView) -> list[UIElement]:
+    """The cited elements whose state the claim shows: by an attribute (``checked=true``), or by the text
+    of a checkable element when that text is its state (a switch reading "ON", not one labelled "Wi-Fi")."""
+    if claim.element is not None:
+        elements = [e for e in cited.elements if e.index == claim.element]
+    else:
+        elements = [e for e in cited.elements if contains(e.label, claim.quote)]
+    name = claim.attribute.partition("=")[0].strip().casefold().replace("_", "-")
+    return [e for e in elements if name in FLAGS or (e.checkable and normalise(e.label) in _STATE_WORDS)]
+
+
+def _shows_still(
+    claim: CitationClaim, item: CheckItem, cited: ScreenView, element: UIElement, other: ScreenView,
+    typed: Sequence[str],
+) -> bool:
+    """Whether the same element as ``element`` (of the ``cited`` screen) is on ``other`` and shows what the
+    claim (placed on ``other``) cites."""
+    same = (e for e in other.elements if identity(other, e) == identity(cited, element))
+    return any(on_view(claim.model_copy(update={"element": e.index}), item, other, typed)[0] is not None
+               for e in same)
 
 
 def _stale(

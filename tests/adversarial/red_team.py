@@ -398,6 +398,14 @@ def final_label(request: ScriptedRequest) -> CheckReport:
                      f"the final screen shows {shown.label!r}")
 
 
+def final_on_quote(request: ScriptedRequest) -> CheckReport:
+    """At the final check: passes every item quoting "ON" on the final screen (the Wi-Fi switch's text),
+    whether or not the switch read ON before the agent acted; at a checkpoint, honest."""
+    if request.entry != "final":
+        return honest(request)
+    return _pass_all(request, CitationClaim(screen="final", quote="ON"), "the Wi-Fi switch reads ON")
+
+
 def same_quote(request: ScriptedRequest) -> CheckReport:
     """At the final check: passes the goal quoting "ON" on step 3's pre-screen (the Wi-Fi switch then),
     betting that some "ON" still shows on the final screen."""

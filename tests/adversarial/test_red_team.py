@@ -234,3 +234,16 @@ def test_a_state_the_same_element_showed_before_the_agent_acted_is_no_evidence_o
     })
     (goal,) = _verdicts(matrix, "state_held_before", "Turn Wi-Fi on in Settings")
     assert goal.status == "inconclusive" and "before the agent first acted" in goal.reason
+
+
+def test_a_switch_text_the_same_switch_showed_before_the_agent_acted_is_no_evidence_of_the_run(project):
+    """The state cited by the switch's own text ("ON"), not its checked attribute, is still a state."""
+    page, page_off = (f'@pytest.mark.usefixtures("{f}")' for f in ("on_wifi_page", "on_wifi_page_off"))
+    matrix = _run(project, {
+        "switch_text_held_before": ("idle_tapper", "final_on_quote", page, "UNCHECKED"),
+        "switch_text_changed": ("switch_on_from_page", "final_on_quote", page_off, "PASSED"),
+    })
+    (goal,) = _verdicts(matrix, "switch_text_held_before", "Turn Wi-Fi on in Settings")
+    assert goal.status == "inconclusive"
+    assert "the checkable element showing 'ON' showed 'ON' already before the agent first acted" \
+        in goal.reason
