@@ -130,8 +130,8 @@ only: the operator's own words ("done", summaries) are claims, never evidence. F
 its text verbatim, a status, a short `evidence` sentence and a `citation` of what you relied on. Use
 "inconclusive" when the evidence was never collected or does not decide the item; say so in the
 evidence. "failed" needs a concrete observation that contradicts the item. A "passed" or "failed" whose
-evidence hedges ("probably", "seems", "cannot confirm"), or a "passed" whose evidence says the item
-does not hold, is recorded as inconclusive: when you are not sure, say "inconclusive"."""
+evidence hedges ("probably", "appears to", "should be", "cannot confirm"), or a "passed" whose evidence
+says the item does not hold, is recorded as inconclusive: when you are not sure, say "inconclusive"."""
 
 _CHECKER_CITATIONS = """\
 Citations are checked by code against what the harness recorded; a "passed" or "failed" verdict whose

@@ -8,10 +8,18 @@ import re
 
 _HEDGE = re.compile(
     r"\b(probably|presumably|(un)?likely|maybe|perhaps|might|seems?|seemingly|apparently|assum(e|ed|ing)|"
-    r"i (think|believe|guess|suppose)|not (sure|certain|clear|confirmed|verified)|unclear|uncertain|"
-    r"unconfirmed|unverified|(cannot|can't|can not|could not|couldn't) be (confirmed|verified|determined)|"
+    r"possibly|it is possible|appears? to|appeared to|looks? (like|as if|as though|to be)|"
+    r"(could|may|should|would) (be|have)|suggest(s|ing)?|impl(y|ies|ied)|infer(s|red)?|"
+    r"i (think|believe|guess|suppose)|i('d| would) say|my guess|expected to be|in theory|theoretically|"
+    r"(as far as|from what) i can (tell|see)|to the best of my knowledge|"
+    r"(fairly|reasonably|pretty|quite|mostly) (sure|confident|certain)|"
+    r"not ((entirely|fully|completely|quite|totally|absolutely|100%) )?"
+    r"(sure|certain|clear|confirmed|verified)|"
+    r"unclear|uncertain|unconfirmed|unverified|(hard|difficult|impossible) to (tell|say|see|determine)|"
+    r"no way to (tell|know|confirm|verify)|"
+    r"(cannot|can't|can not|could not|couldn't) be (confirmed|verified|determined|certain|sure)|"
     r"(cannot|can't|can not|could not|couldn't|unable to) "
-    r"(confirm|verify|tell|determine|be sure|see whether))\b",
+    r"(confirm|verify|tell|determine|be sure|be certain|see whether))(?!\w)",
     re.IGNORECASE)
 
 _SHOWN = r"(shown|visible|displayed|present|found|listed|set|saved|enabled|checked|on|there)"

@@ -40,6 +40,18 @@ def test_rules_keep_the_status_and_the_claim_for_grounding_prose_never_makes_a_v
     ("failed", "I cannot confirm the toast appeared", "cannot confirm"),
     ("passed", "The switch is on, but this can't be verified from the dump", "can't be verified"),
     ("passed", "I think the alarm was saved", "I think"),
+    ("passed", "The alarm list appears to show 7:30 AM", "appears to"),
+    ("passed", "It looks like the alarm was saved", "looks like"),
+    ("passed", "7:30 AM is possibly listed", "possibly"),
+    ("passed", "The alarm should be set now", "should be"),
+    ("passed", "I am not entirely sure, but 7:30 AM is listed", "not entirely sure"),
+    ("passed", "I am fairly confident the list shows 7:30 AM", "fairly confident"),
+    ("passed", "As far as I can tell the list shows 7:30 AM", "As far as I can tell"),
+    ("passed", "The toast suggests the alarm was saved", "suggests"),
+    ("failed", "Hard to tell from the screenshot; 7:30 AM is missing", "Hard to tell"),
+    ("passed", "I cannot be certain, the list shows 7:30 AM", "cannot be certain"),
+    ("passed", "The toast appears after saving at step 4 (element 7)", ""),  # "appears", not "appears to"
+    ("passed", "The list shows 7:30 AM with its switch ON", ""),
     ("passed", "The dialog reads 'This might take a while' (element 3)", ""),  # quoted screen text
     ("passed", "step 4 post-screen shows '7:30 AM' (element 5)", ""),
     ("passed", "No 'keeps stopping' dialog is visible on the final screen", ""),
