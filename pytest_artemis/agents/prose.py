@@ -22,12 +22,14 @@ _HEDGE = re.compile(
     r"(confirm|verify|tell|determine|be sure|be certain|see whether))(?!\w)",
     re.IGNORECASE)
 
-_SHOWN = r"(shown|visible|displayed|present|found|listed|set|saved|enabled|checked|on|there)"
-_SHOW = r"(show|appear|exist|contain|display|list|match|work|change|save|turn)"
+_SHOWN = (r"(shown|visible|displayed|present|found|listed|set|saved|enabled|checked|on|there|created|added|"
+          r"applied|updated|selected|completed|stored|scheduled|turned on)")
+_SHOW = (r"(show|appear|exist|contain|display|list|match|work|change|save|turn|find|locate|see|create|add|"
+         r"apply|update|select|complete|succeed|take effect)")
 _OPPOSITE = re.compile(
     rf"\b(not {_SHOWN}|no longer|"
-    rf"(does|did|do|is|was|were|has|have|had)(n't| not) (been )?({_SHOW}|{_SHOWN})\w*|"
-    r"never (appeared|appears|showed|shown|happened|saved|set|changed)|failed to|nowhere|missing|absent)\b",
+    rf"(does|did|do|is|was|were|has|have|had|could|can|would)(n't| not) (been )?({_SHOW}|{_SHOWN})\w*|"
+    rf"(unable|failed) to|never ({_SHOW}|{_SHOWN}|happen)\w*|no sign of|nowhere|missing|absent)\b",
     re.IGNORECASE)
 
 _ABSENCE = re.compile(r"^\s*(no|never|none|nothing)\b|\b(not|never|doesn't|does not|without|no longer)\b",

@@ -93,6 +93,11 @@ def test_a_repeated_verdict_its_own_words_take_back_conflicts_with_the_one_that_
     (VERIFY.text, "7:30 AM is not shown in the alarm list", "is not shown"),
     (VERIFY.text, "The alarm was never saved", "never saved"),
     (VERIFY.text, "The list doesn't contain 7:30 AM", "doesn't contain"),
+    (VERIFY.text, "I could not find 7:30 AM in the list", "could not find"),
+    (VERIFY.text, "The 7:30 AM alarm was not created", "was not created"),
+    (VERIFY.text, "Unable to locate 7:30 AM; the list is shown", "Unable to"),
+    (VERIFY.text, "There is no sign of a 7:30 AM alarm", "no sign of"),
+    (VERIFY.text, "The alarm never appeared in the list", "never appeared"),
     (VERIFY.text, "The list shows 7:30 AM (element 5)", ""),
     (VERIFY.text, "The list reads 'Not scheduled' under 7:30 AM", ""),  # quoted screen text
     ("No 'keeps stopping' dialog appears", "No dialog is shown: it is not visible", ""),  # an absence
