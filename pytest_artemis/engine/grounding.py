@@ -156,10 +156,7 @@ def _misses_quotes(claim: CitationClaim, item: CheckItem, view: ScreenView) -> s
     wanted = quotes(item.text)
     if not wanted or item.kind == "goal" or about_absence(item.text) or claim.visual:
         return ""
-    if claim.element is not None:
-        cited = [e for e in view.elements if e.index == claim.element]
-    else:
-        cited = [e for e in view.elements if contains(e.label, claim.quote)]
+    cited = _cited(claim, view)
     shown = [e.label for e in cited] + [label for e in cited for label in row(view, e)]
     if any(contains(text, q) for text in shown for q in wanted):
         return ""
@@ -268,12 +265,16 @@ _STATE_WORDS = frozenset({"on", "off"})
 def _states(claim: CitationClaim, cited: ScreenView) -> list[UIElement]:
     """The cited elements whose state the claim shows: by an attribute (``checked=true``), or by the text
     of a checkable element when that text is its state (a switch reading "ON", not one labelled "Wi-Fi")."""
-    if claim.element is not None:
-        elements = [e for e in cited.elements if e.index == claim.element]
-    else:
-        elements = [e for e in cited.elements if contains(e.label, claim.quote)]
     name = claim.attribute.partition("=")[0].strip().casefold().replace("_", "-")
-    return [e for e in elements if name in FLAGS or (e.checkable and normalise(e.label) in _STATE_WORDS)]
+    return [e for e in _cited(claim, cited)
+            if name in FLAGS or (e.checkable and normalise(e.label) in _STATE_WORDS)]
+
+
+def _cited(claim: CitationClaim, view: ScreenView) -> list[UIElement]:
+    """The elements of ``view`` a screen citation names: its element, or every element holding its quote."""
+    if claim.element is not None:
+        return [e for e in view.elements if e.index == claim.element]
+    return [e for e in view.elements if contains(e.label, claim.quote)]
 
 
 def _shows_still(

@@ -66,15 +66,10 @@ def bound_back(svc: RunServices, run: RunProgress, attempt: int) -> tuple[CheckI
     open, while attempts, steps and time remain; empty when the final check decides."""
     if attempt >= svc.config.final_check_max_attempts or limit_reached(svc, run) is not None:
         return ()
-    current = current_verdicts(run.ledger)
     open_keys = {s.key for s in run.plan.subgoals if not s.done}
-
-    def failed(item: CheckItem) -> bool:
-        verdict = current.get(item.key)
-        return item.when == "complete" and verdict is not None and verdict.status == "failed"
-
-    return tuple(item for item in run.all_items(svc.user_items)
-                 if item.kind == "verify" and (item.subgoal in open_keys or failed(item)))
+    # An ``end`` item failed by an earlier round is judged again by this one: only its open subgoal binds.
+    return tuple(item for item in unmet_verify(run.all_items(svc.user_items), run.ledger, run.plan)
+                 if item.when == "complete" or item.subgoal in open_keys)
 
 
 def cut_short(svc: RunServices, run: RunProgress, attempt: int, unmet: Sequence[CheckItem]) -> bool:
