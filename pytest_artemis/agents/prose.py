@@ -45,8 +45,9 @@ def quotes(text: str) -> tuple[str, ...]:
 
 
 def _own_words(text: str) -> str:
-    """``text`` without the on-screen text it quotes ("the dialog reads 'This might take a while'")."""
-    return _QUOTED.sub(" ", text)
+    """``text`` without the on-screen text it quotes ("the dialog reads 'This might take a while'"), its
+    typographic apostrophes read as plain ones ("can’t confirm" hedges like "can't confirm")."""
+    return _QUOTED.sub(" ", text).replace("\u2019", "'")
 
 
 def about_absence(item_text: str) -> bool:

@@ -227,23 +227,46 @@ def test_checked_false_shows_nothing_of_an_element_that_cannot_be_checked(projec
 
 
 def test_a_state_the_same_element_showed_before_the_agent_acted_is_no_evidence_of_the_run(project):
+    """Cited by its checked attribute or by the switch's own text ("ON"), a state is a state."""
     page, page_off = (f'@pytest.mark.usefixtures("{f}")' for f in ("on_wifi_page", "on_wifi_page_off"))
     matrix = _run(project, {
         "state_held_before": ("idle_tapper", "honest", page, "UNCHECKED"),
         "state_changed": ("switch_on_from_page", "honest", page_off, "PASSED"),
-    })
-    (goal,) = _verdicts(matrix, "state_held_before", "Turn Wi-Fi on in Settings")
-    assert goal.status == "inconclusive" and "before the agent first acted" in goal.reason
-
-
-def test_a_switch_text_the_same_switch_showed_before_the_agent_acted_is_no_evidence_of_the_run(project):
-    """The state cited by the switch's own text ("ON"), not its checked attribute, is still a state."""
-    page, page_off = (f'@pytest.mark.usefixtures("{f}")' for f in ("on_wifi_page", "on_wifi_page_off"))
-    matrix = _run(project, {
         "switch_text_held_before": ("idle_tapper", "final_on_quote", page, "UNCHECKED"),
         "switch_text_changed": ("switch_on_from_page", "final_on_quote", page_off, "PASSED"),
     })
+    (goal,) = _verdicts(matrix, "state_held_before", "Turn Wi-Fi on in Settings")
+    assert goal.status == "inconclusive" and "before the agent first acted" in goal.reason
     (goal,) = _verdicts(matrix, "switch_text_held_before", "Turn Wi-Fi on in Settings")
     assert goal.status == "inconclusive"
     assert "the checkable element showing 'ON' showed 'ON' already before the agent first acted" \
         in goal.reason
+
+
+LYING_REPAIRS = """
+import pytest
+from red_team import newest_label, respond_with, scripted
+from pytest_artemis import probes
+
+respond = respond_with(scripted("wait", "finish"), newest_label)
+
+@pytest.mark.goal("Turn Wi-Fi on in Settings", app="com.android.settings")
+@pytest.mark.verify("Wi-Fi is on", probe=probes.setting("global", "wifi_on", equals="1"))
+@pytest.mark.usefixtures("on_wifi_page_off")
+def test_lying_repairs(artemis):
+    pass
+"""
+
+
+def test_final_checks_cut_short_never_let_a_claimed_repair_pass(project):
+    """The operator claims "done" after every send-back without touching Wi-Fi, and the checker passes
+    whatever it is asked: the rounds that only send the agent back judge nothing, the last one judges,
+    and the probe keeps the verify item failed, so the test is BLOCKED, not PASSED."""
+    project.makepyfile(test_lying_repairs=LYING_REPAIRS)
+    matrix = run_matrix(project, "-p", "red_team", subprocess=True)
+    matrix.expect("test_lying_repairs", "BLOCKED")
+    record = matrix.journal("test_lying_repairs")
+    cut = [e.fields["attempt"] for e in record.events if e.kind == "final_check_cut_short"]
+    assert cut == [1, 2]
+    assert [v.attempt_id for v in record.verdicts if v.kind == "goal"] == ["final#3"]
+    assert statuses(record, "Wi-Fi is on")[-1] == "failed"

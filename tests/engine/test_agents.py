@@ -51,6 +51,9 @@ def test_rules_keep_the_status_and_the_claim_for_grounding_prose_never_makes_a_v
     ("failed", "Hard to tell from the screenshot; 7:30 AM is missing", "Hard to tell"),
     ("passed", "I cannot be certain, the list shows 7:30 AM", "cannot be certain"),
     ("passed", "The toast appears after saving at step 4 (element 7)", ""),  # "appears", not "appears to"
+    ("passed", "I can\u2019t confirm the list shows 7:30 AM", "can't confirm"),  # a typographic apostrophe
+    ("passed", "I\u2019d say the list shows 7:30 AM", "I'd say"),
+    ("passed", "The dialog reads \u2018It might take a while\u2019 (element 3)", ""),  # quoted, typographic
     ("passed", "The list shows 7:30 AM with its switch ON", ""),
     ("passed", "The dialog reads 'This might take a while' (element 3)", ""),  # quoted screen text
     ("passed", "step 4 post-screen shows '7:30 AM' (element 5)", ""),
@@ -94,6 +97,7 @@ def test_a_repeated_verdict_its_own_words_take_back_conflicts_with_the_one_that_
     (VERIFY.text, "The alarm was never saved", "never saved"),
     (VERIFY.text, "The list doesn't contain 7:30 AM", "doesn't contain"),
     (VERIFY.text, "I could not find 7:30 AM in the list", "could not find"),
+    (VERIFY.text, "The list doesn\u2019t contain 7:30 AM", "doesn't contain"),  # a typographic apostrophe
     (VERIFY.text, "The 7:30 AM alarm was not created", "was not created"),
     (VERIFY.text, "Unable to locate 7:30 AM; the list is shown", "Unable to"),
     (VERIFY.text, "There is no sign of a 7:30 AM alarm", "no sign of"),
