@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from pytest_artemis.contracts import CheckItem, CheckVerdict, EvidenceScreen, ProbeSpec, ScreenView, UIElement
@@ -103,6 +103,8 @@ class CheckRequest:
     note: str = ""
     screens: tuple[EvidenceScreen, ...] = ()
     """The recorded screens shown to the checker as citable (their listings are in the request)."""
+    judged_at: Mapping[str, int] = field(default_factory=dict)
+    """Items (by key) judged at their checkpoint's anchor step, not on the final state."""
 
 
 def apply_rules(item: CheckItem, verdict: ModelVerdict | None) -> Assessment:
@@ -184,10 +186,11 @@ def screen_listing(screen: EvidenceScreen) -> str:
     return f"{screen_label(screen)} ({screen.view.foreground or 'app ?'}):\n{body}"
 
 
-def _items_text(items: Sequence[CheckItem]) -> str:
+def _items_text(items: Sequence[CheckItem], judged_at: Mapping[str, int]) -> str:
     def line(i: CheckItem) -> str:
         visual = " (visual judgement of a screenshot accepted)" if i.visual else ""
-        return f"- {i.kind}{'@end' if i.when == 'end' and i.kind != 'goal' else ''}: {i.text}{visual}"
+        held = f" (judged at step {judged_at[i.key]})" if i.key in judged_at else ""
+        return f"- {i.kind}{'@end' if i.when == 'end' and i.kind != 'goal' else ''}: {i.text}{visual}{held}"
 
     return "\n".join(line(i) for i in items)
 
@@ -210,11 +213,11 @@ class Checker:
         """The opening messages of a judgement (system prompt assembled for the entry and items)."""
         tools = self.tools(request.entry)
         system = checker_system(request.items, entry=request.entry, tool_docs=[t.doc for t in tools],
-                                probes=self._probes)
+                                probes=self._probes, held=bool(request.judged_at))
         user = join(
             f"Original goal: {request.goal}",
             f"Plan:\n{request.plan}" if request.plan else "",
-            f"Items to judge:\n{_items_text(request.items)}",
+            f"Items to judge:\n{_items_text(request.items, request.judged_at)}",
             "Recorded steps:\n" + "\n".join(request.history) if request.history else "",
             "Recorded screens you may cite:\n" + "\n".join(screen_listing(s) for s in request.screens)
             if request.screens else "",
@@ -228,7 +231,8 @@ class Checker:
         allowed = {t.name for t in self.tools(request.entry)}
         context = RequestContext(goal=request.goal, plan=request.plan, screen=request.screen,
                                  checks=request.items, history=request.history, turn=request.turn,
-                                 entry=request.entry, screens=request.screens)
+                                 entry=request.entry, screens=request.screens,
+                                 judged_at=dict(request.judged_at))
         report = CheckReport()
         for round_no in range(1, self._max_iterations + 1):
             reply = await self._model.complete("checker", messages, CheckReport, context=context,

@@ -177,6 +177,14 @@ the final screen, a probe run now, or an earlier screen whose cited text still s
 list in `unmet_subgoals`, verbatim, every plan subgoal that the final state shows is not actually
 achieved for the goal."""
 
+_CHECKER_HELD = """\
+Items marked "judged at step N" belong to a subgoal marked done at step N: judge them as at a checkpoint,
+from the recorded history up to that step (its screens before and after, the step before), not from the
+final state. A "passed" for one cites step N or the step before it (an older screen only when what it
+cites still shows at step N, an element's state only when the same element does not show otherwise
+after step N's actions). The final screen and later steps are not evidence for it; a probe run now counts
+only if no step after step N had begun to act (the harness checks)."""
+
 _CHECKER_GOAL = """\
 The `goal` item is the user's original goal itself: "passed" only when the recorded evidence shows it
 reached (cite it), "failed" when the evidence shows it is not. The operator's ticks and its "finish"
@@ -201,9 +209,11 @@ def _probe_kinds(table: ProbeTable) -> str:
 
 def checker_system(
     items: Sequence[CheckItem], *, entry: str, tool_docs: Sequence[str], probes: ProbeTable | None,
+    held: bool = False,
 ) -> str:
     """The checker's system prompt for one entry, assembled from the items it judges and its tools;
-    ``probes`` is the session's probe table (listed kind by kind), None when probing is off."""
+    ``probes`` is the session's probe table (listed kind by kind), None when probing is off; ``held``:
+    some items are judged at their checkpoint's anchor step (a final entry judging a held checkpoint)."""
     kinds = {item.kind for item in items}
     tools = "Tools (read-only):\n" + "\n".join(f"- {doc}" for doc in tool_docs) if tool_docs else ""
     return join(
@@ -212,6 +222,7 @@ def checker_system(
         _CHECKER_VERIFY if "verify" in kinds else "",
         _CHECKER_ASSERT if "assert" in kinds else "",
         _CHECKER_ANCHOR if entry == "checkpoint" else _CHECKER_FINAL,
+        _CHECKER_HELD if held else "",
         _CHECKER_GOAL if "goal" in kinds else "",
         _CHECKER_PROBES + _probe_kinds(probes) if probes is not None else "",
         _CHECKER_ANCHOR_PROBES if probes is not None and entry == "checkpoint" else "",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from pytest_artemis.agents.checker import Assessment, Checker, CheckRequest, Entry
 from pytest_artemis.contracts import (
@@ -22,6 +23,7 @@ from pytest_artemis.probes import run_probe_check
 from .checkpoints import Attempt, AttemptRunner
 from .config import RunConfig
 from .evidence import RunEvidence
+from .folding import foldable
 from .grounding import Window, ground
 from .state import RunProgress, RunServices
 from .verdicts import blanket, make_verdict
@@ -64,6 +66,17 @@ def _fail_open(
                         checkpoint_id=checkpoint_id, anchor_step=anchor_step, started_at=started))
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where an item's verdict belongs when one request judges items of another check: the window its
+    citation is grounded in, and the attempt, checkpoint and anchor step it is recorded under."""
+
+    window: Window
+    attempt_id: str
+    checkpoint_id: str
+    anchor_step: int | None
+
+
 def checker_for(svc: RunServices) -> Checker:
     probes = svc.device.probe_table if svc.config.checker_probes else None
     return Checker(svc.models.checker, svc.calls, probes=probes,
@@ -84,15 +97,20 @@ async def model_verdicts(
     screens: tuple[EvidenceScreen, ...] = (),
     note: str = "",
     plan_text: str | None = None,
+    placements: Mapping[str, Placement] | None = None,
 ) -> tuple[list[CheckVerdict], tuple[str, ...]]:
     """One checker judgement of ``items``, every passed/failed verdict grounded against the recorded
-    artifacts inside ``window``; returns the verdicts and (final entry) unmet subgoals."""
+    artifacts inside ``window`` (an item with a ``placements`` entry: inside its own window, recorded under
+    its own attempt); returns the verdicts and (final entry) unmet subgoals."""
     started = time.time()
     entry: Entry = "final" if window.final else "checkpoint"
+    placements = placements or {}
+    here = Placement(window, attempt_id, checkpoint_id, anchor_step)
     request = CheckRequest(
         entry=entry, goal=svc.spec.goal, plan=run.plan_text if plan_text is None else plan_text,
         items=tuple(items), history=history, images=images, screen=screen, turn=len(run.steps), note=note,
-        screens=screens,
+        screens=screens, judged_at={key: p.anchor_step for key, p in placements.items()
+                                    if p.anchor_step is not None},
     )
     timeout = svc.config.check_timeout_s
     prefix = "final check " if entry == "final" else ""
@@ -101,35 +119,43 @@ async def model_verdicts(
         async with asyncio.timeout(timeout):
             result = await checker_for(svc).assess(request, evidence)
     except TimeoutError:
-        return _fail_open(items, f"{prefix}timeout after {timeout:g}s", attempt_id, checkpoint_id,
-                          anchor_step, started), ()
+        return _fail_open_placed(items, f"{prefix}timeout after {timeout:g}s", here, placements, started), ()
     except ArtemisError as exc:  # fail-open: the device or provider failing lets the run go on, inconclusive
         reason = f"{prefix or 'checker '}error: {type(exc).__name__}: {exc}"[:500]
-        return _fail_open(items, reason, attempt_id, checkpoint_id, anchor_step, started), ()
-    verdicts = [await _grounded(svc, j, window, evidence, attempt_id=attempt_id,
-                                checkpoint_id=checkpoint_id,
-                                anchor_step=anchor_step, started=started)
+        return _fail_open_placed(items, reason, here, placements, started), ()
+    verdicts = [await _grounded(svc, j, placements.get(j.item.key, here), evidence, started=started)
                 for j in result.assessments]
     return verdicts, result.unmet_subgoals
 
 
+def _fail_open_placed(
+    items: Sequence[CheckItem], reason: str, here: Placement, placements: Mapping[str, Placement],
+    started: float,
+) -> list[CheckVerdict]:
+    verdicts: list[CheckVerdict] = []
+    for item in items:
+        p = placements.get(item.key, here)
+        verdicts += _fail_open([item], reason, p.attempt_id, p.checkpoint_id, p.anchor_step, started)
+    return verdicts
+
+
 async def _grounded(
-    svc: RunServices, assessment: Assessment, window: Window, evidence: RunEvidence, *, attempt_id: str,
-    checkpoint_id: str, anchor_step: int | None, started: float,
+    svc: RunServices, assessment: Assessment, placement: Placement, evidence: RunEvidence, *, started: float,
 ) -> CheckVerdict:
-    """The ledger entry of one assessment: a passed/failed verdict stands only on a citation found."""
+    """The ledger entry of one assessment: a passed/failed verdict stands only on a citation found in its
+    placement's window."""
     status, reason = assessment.status, assessment.reason
     citation = None
     if assessment.claim is not None or status in ("passed", "failed"):
-        citation, why = await asyncio.to_thread(ground, assessment.claim, assessment.item, window,
+        citation, why = await asyncio.to_thread(ground, assessment.claim, assessment.item, placement.window,
                                                 svc.screens, tuple(evidence.probes),
                                                 passed=status == "passed")
         if why and status in ("passed", "failed"):
             status, reason = "inconclusive", f"{assessment.status}, but not grounded: {why}"
     return make_verdict(
         assessment.item, status=status, evidence=assessment.evidence, suggestion=assessment.suggestion,
-        reason=reason, source="model", attempt_id=attempt_id, checkpoint_id=checkpoint_id,
-        anchor_step=anchor_step, started_at=started, citation=citation,
+        reason=reason, source="model", attempt_id=placement.attempt_id, checkpoint_id=placement.checkpoint_id,
+        anchor_step=placement.anchor_step, started_at=started, citation=citation,
     )
 
 
@@ -137,16 +163,21 @@ async def judge_history(
     svc: RunServices, run: RunProgress, items: Sequence[CheckItem], *, attempt_id: str, checkpoint_id: str,
     anchor: int,
     plan_text: str | None = None, reason: str = "",
+    held: Callable[[], Awaitable[list[CheckVerdict] | None]] | None = None,
 ) -> list[CheckVerdict]:
     """Judge items from the recorded history up to ``anchor`` (checkpoint entry: no live screen, no later
-    step is served or citable)."""
+    step is served or citable). Probes run now; with ``held``, the model-judged items wait for the verdicts
+    it gives (the final check judged them, see ``folding``), and are judged here only when it gives none."""
     verdicts = [
         await probe_verdict(svc, item, attempt_id=attempt_id, checkpoint_id=checkpoint_id,
                             anchor_step=anchor, reason=reason)
         for item in items if item.probe is not None
     ]
     model_items = [item for item in items if item.probe is None]
-    if model_items:
+    folded = await held() if held is not None and model_items else None
+    if folded is not None:
+        verdicts += folded
+    elif model_items:
         window = Window.over(run.steps[:anchor], anchor=anchor)
         history, images, caption, screens = await RunEvidence(svc, run, window).anchored(anchor)
         judged, _ = await model_verdicts(
@@ -166,6 +197,7 @@ def checkpoint_runner(svc: RunServices, run: RunProgress) -> AttemptRunner:
         return await judge_history(
             svc, run, checkpoint.items, attempt_id=attempt.attempt_id, checkpoint_id=checkpoint.checkpoint_id,
             anchor=attempt.anchor_step, plan_text=checkpoint.plan_text,
+            held=(lambda: svc.folding.wait(attempt)) if foldable(svc, run, attempt) else None,
         )
 
     return run_attempt

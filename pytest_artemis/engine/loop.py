@@ -81,6 +81,7 @@ async def _decide(svc: RunServices, run: RunProgress, screen: Screen, turn: _Tur
 
 
 async def _ask(svc: RunServices, run: RunProgress, screen: Screen, turn: _Turn) -> OperatorDecision | None:
+    svc.folding.release()  # a checkpoint held for the final check is judged while the model decides
     text, context = operator_context(svc, run, screen, turn.number)
     # Decoding and scaling the screenshot is the costliest harness work of a turn: off the event loop,
     # so running checks are not held up by it.

@@ -6,17 +6,19 @@ import asyncio
 import time
 from collections.abc import Awaitable, Sequence
 
-from pytest_artemis.contracts import ArtemisError, CheckItem, CheckVerdict
+from pytest_artemis.contracts import ArtemisError, CheckItem, CheckVerdict, EvidenceScreen
+from pytest_artemis.models import ImagePart
 from pytest_artemis.plan import normalize_text
 
-from .checkpoints import CheckpointScheduler
+from .checkpoints import Attempt, CheckpointScheduler
 from .context import recent_history
 from .effects import AddFinding, Effect, FinalCheck, Record, Reopen, SendBack, apply
 from .evidence import RunEvidence, final_screen
 from .findings import FindingKey, finding_text
+from .folding import foldable
 from .grounding import Window
 from .harvest import harvest_effects
-from .judging import attempt_limit_s, judge_history, model_verdicts, probe_verdict
+from .judging import Placement, attempt_limit_s, judge_history, model_verdicts, probe_verdict
 from .state import RunProgress, RunServices
 from .stopping import limit_reached
 from .tally import unmet_verify
@@ -40,9 +42,12 @@ async def settle(svc: RunServices, run: RunProgress, scheduler: CheckpointSchedu
     attempt = run.final_attempts + 1
     # The final state (the goal, the end items) is judged while running checks finish: it depends on the
     # device and the steps, not on their verdicts. A run whose turns cost no model time (replayed) would
-    # otherwise wait for a checkpoint check and then the final check, one after the other.
-    on_state = None if bound_back(svc, run, attempt) else \
-        asyncio.create_task(judge_final_state(svc, run, attempt))
+    # otherwise wait for a checkpoint check and then the final check, one after the other; its held
+    # checkpoint is judged in the same request.
+    bound = bound_back(svc, run, attempt)
+    held = None if bound else held_checkpoint(svc, run, scheduler, attempt)
+    svc.folding.close()
+    on_state = None if bound else asyncio.create_task(judge_final_state(svc, run, attempt, held))
     try:
         apply(svc, run, await barrier(svc, run, scheduler))
         apply(svc, run, await recheck_probes(svc, run))
@@ -55,9 +60,32 @@ async def settle(svc: RunServices, run: RunProgress, scheduler: CheckpointSchedu
     finally:
         if on_state is not None:
             on_state.cancel()  # a cut-short check's judgement, or a settlement that was cancelled or failed
+        if held is not None:
+            svc.folding.deliver(held, None)  # not judged after all: the attempt judges itself
+        svc.folding.reopen()
     back = send_back(svc, run)
     apply(svc, run, back)
     return bool(back)
+
+
+def held_checkpoint(
+    svc: RunServices, run: RunProgress, scheduler: CheckpointScheduler, attempt: int
+) -> Attempt | None:
+    """The running checkpoint attempt final check ``attempt`` judges in its own request (``folding``): the
+    newest one anchored at a replayed turn and still held; None when there is none, or when one of its
+    items reads like a final item (one reply could not tell their verdicts apart)."""
+    final_texts = {normalize_text(i.text).casefold()
+                   for i in (*run.all_items(svc.user_items), svc.goal_item) if i.when == "end"}
+    held = [a for a in scheduler.running if foldable(svc, run, a) and svc.folding.holds(a)]
+    if not held:
+        return None
+    newest = max(held, key=lambda a: (a.anchor_step, a.started_at))
+    if any(normalize_text(i.text).casefold() in final_texts for i in newest.checkpoint.items):
+        return None
+    svc.folding.take(newest)
+    svc.journal.append_event("checkpoint_judged_with_final_check", attempt=newest.attempt_id,
+                             final=f"{FINAL}#{attempt}", anchor_step=newest.anchor_step)
+    return newest
 
 
 def bound_back(svc: RunServices, run: RunProgress, attempt: int) -> tuple[CheckItem, ...]:
@@ -102,14 +130,22 @@ FinalVerdicts = tuple[list[CheckVerdict], tuple[str, ...]]
 """A final check part's verdicts and the subgoals it names unmet."""
 
 
-async def judge_final_state(svc: RunServices, run: RunProgress, attempt: int) -> FinalVerdicts:
-    """The final check's judgement of the final state: every ``end`` item and the original goal (fail-open:
-    a device or provider failure, or its timeout, leaves them inconclusive and the goal unchecked)."""
+async def judge_final_state(
+    svc: RunServices, run: RunProgress, attempt: int, held: Attempt | None = None
+) -> FinalVerdicts:
+    """The final check's judgement of the final state: every ``end`` item and the original goal, and the
+    model-judged items of a ``held`` checkpoint at its anchor (fail-open: a device or provider failure, or
+    its timeout, leaves them inconclusive and the goal unchecked; the held ones then judge themselves)."""
     items = (*(i for i in run.all_items(svc.user_items) if i.when == "end"), svc.goal_item)
+    also = f" and checkpoint {held.attempt_id} at step {held.anchor_step}" if held is not None else ""
     svc.observer.on_checking(f"final check #{attempt}: judging the goal and "
-                             f"{len(items) - 1} item(s) (up to {attempt_limit_s(svc.config):g}s)")
+                             f"{len(items) - 1} item(s){also} (up to {attempt_limit_s(svc.config):g}s)")
     attempt_id = f"{FINAL}#{attempt}"
-    return await _fail_open_part(svc, items, attempt_id, final_state(svc, run, items, attempt_id))
+    try:
+        return await _fail_open_part(svc, items, attempt_id, final_state(svc, run, items, attempt_id, held))
+    finally:
+        if held is not None:
+            svc.folding.deliver(held, None)
 
 
 async def judge_final(
@@ -197,10 +233,12 @@ async def judge_unjudged(
 
 
 async def final_state(
-    svc: RunServices, run: RunProgress, items: Sequence[CheckItem], attempt_id: str
+    svc: RunServices, run: RunProgress, items: Sequence[CheckItem], attempt_id: str,
+    held: Attempt | None = None,
 ) -> FinalVerdicts:
     """``end`` items on the final state (probes run now, the rest by the final checker entry) and the goal
-    itself, from the final screen and the last step's screens."""
+    itself, from the final screen and the last step's screens; a ``held`` checkpoint's model-judged items
+    in the same request, each grounded in its anchored window (their verdicts go to the held attempt)."""
     end_items = [i for i in items if i.kind != "goal"]
     verdicts = [await probe_verdict(svc, item, attempt_id=attempt_id, checkpoint_id=FINAL,
                                     anchor_step=len(run.steps) or None)
@@ -210,14 +248,40 @@ async def final_state(
     window = Window.over(run.steps, final=True)
     screens = [s for s in await RunEvidence(svc, run, window).screens(last, ("pre", "post")) if s is not None]
     screens.append(final)
+    model_items = [i for i in end_items if i.probe is None] + [svc.goal_item]
+    images: tuple[ImagePart, ...] = (image,)
+    note = "The final screen is attached."
+    placements: dict[str, Placement] = {}
+    if held is not None:
+        more, placements, held_images, caption, held_screens = await held_evidence(svc, run, held)
+        model_items += more
+        images = (*held_images, image)
+        note = f"For the items judged at step {held.anchor_step}: {caption} The final screen comes last."
+        served = {(h.step, h.screen) for h in held_screens}
+        screens = [*held_screens, *(s for s in screens if (s.step, s.screen) not in served)]
     judged, unmet = await model_verdicts(
-        svc, run, [i for i in end_items if i.probe is None] + [svc.goal_item], window=window,
+        svc, run, model_items, window=window,
         attempt_id=attempt_id, checkpoint_id=FINAL, anchor_step=last or None,
         history=recent_history(svc, run),
-        images=(image,), screen=final.view, screens=tuple(screens),
-        note=_ledger_note(run) + "\nThe final screen is attached.",
+        images=images, screen=final.view, screens=tuple(screens),
+        note=f"{_ledger_note(run)}\n{note}", placements=placements,
     )
-    return verdicts + judged, unmet
+    if held is not None:
+        svc.folding.deliver(held, [v for v in judged if v.item_key in placements])
+    return verdicts + [v for v in judged if v.item_key not in placements], unmet
+
+
+async def held_evidence(
+    svc: RunServices, run: RunProgress, held: Attempt
+) -> tuple[list[CheckItem], dict[str, Placement], tuple[ImagePart, ...], str, tuple[EvidenceScreen, ...]]:
+    """A held checkpoint's model-judged items, where their verdicts belong, and the evidence its own check
+    would serve: the anchor step's and the step before's screenshots (with their caption) and screens."""
+    anchor = held.anchor_step
+    window = Window.over(run.steps[:anchor], anchor=anchor)
+    _, images, caption, screens = await RunEvidence(svc, run, window).anchored(anchor)
+    items = [i for i in held.checkpoint.items if i.probe is None]
+    place = Placement(window, held.attempt_id, held.checkpoint.checkpoint_id, anchor)
+    return items, {i.key: place for i in items}, images, caption, screens
 
 
 def _by_anchor(run: RunProgress, items: Sequence[CheckItem]) -> dict[int | None, list[CheckItem]]:

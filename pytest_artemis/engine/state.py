@@ -25,6 +25,7 @@ from pytest_artemis.store.journal import RunJournal
 from .breakers import Breakers
 from .config import RunConfig
 from .findings import FindingKey
+from .folding import Folding
 from .observer import RunObserver
 from .screens import RecordedScreens
 from .stopping import Stop
@@ -52,6 +53,8 @@ class RunServices:
     """The recorded screens verdicts may cite (grounding)."""
     vacuity: Vacuity
     """The pre-run baselines of the probe-backed items (taken before the first turn)."""
+    folding: Folding
+    """The replayed checkpoint the final check may judge in its own request."""
     ocr: OcrEngine | None = None
     replay: Replay | None = None
     """Where the first plan and operator decisions may come from instead of the models."""
@@ -63,8 +66,8 @@ class RunServices:
     ) -> RunServices:
         """The services of a new run: its recorded screens and vacuity baselines start empty."""
         return cls(spec=spec, config=config, device=device, models=models, journal=journal, observer=observer,
-                   calls=calls, screens=RecordedScreens(journal.dir, ocr), vacuity=Vacuity(), ocr=ocr,
-                   replay=replay)
+                   calls=calls, screens=RecordedScreens(journal.dir, ocr), vacuity=Vacuity(),
+                   folding=Folding(), ocr=ocr, replay=replay)
 
     @property
     def run_id(self) -> str:

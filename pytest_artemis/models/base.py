@@ -60,6 +60,9 @@ class RequestContext(Contract):
     """For the checker: whether it judges at a subgoal checkpoint or at the end of the run."""
     screens: tuple[EvidenceScreen, ...] = ()
     """For the checker: the recorded screens it may cite (its window), with their indexed elements."""
+    judged_at: dict[str, int] = {}
+    """For the checker: items (by key) judged at their checkpoint's anchor step (a final check judging a
+    replayed run's last checkpoint): only screens up to that step are evidence for them."""
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,12 @@ class ScriptedRequest:
         """The recorded screens a checker may cite (``step``, ``screen``, ``view.find(…)``)."""
         return self.context.screens if self.context else ()
 
+    @property
+    def judged_at(self) -> dict[str, int]:
+        """Items (by ``item.key``) a final check judges at their checkpoint's anchor step: only the screens
+        up to that step are evidence for them."""
+        return self.context.judged_at if self.context else {}
+
 
 class ScriptedModel:
     """A model whose replies come from ``respond(request)`` (sync or async), in the spirit of

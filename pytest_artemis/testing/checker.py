@@ -73,13 +73,14 @@ class HonestChecker:
     """The checker role of a scripted agent: every ``passed``/``failed`` cites a recorded screen.
 
     Probe-backed items are judged by their probes, as in every run. A text item is judged from the
-    screens recorded for it (the anchored steps at a checkpoint, every step and the final screen at
-    exit): every text it quotes (``'Airplane mode'``) on one screen → ``passed``, citing that screen and
-    element; a quoted text on none → ``failed``, citing what the newest screen does show. Matching is
-    case-insensitive, and ignores spacing in text the harness read by OCR (``artemis_ocr``). An absence
-    ("No 'keeps stopping' dialog") is judged on the final screen only. The goal is judged on the final
-    screen against ``goal`` (``on_screen("Airplane mode", checked=True)``), or, without one, like a
-    text item when it quotes a text. Whatever it cannot read — an item quoting nothing, a goal without
+    screens recorded for it (the anchored steps at a checkpoint, also when the final check judges it at
+    its anchor step; every step and the final screen at exit): every text it quotes (``'Airplane mode'``)
+    on one screen → ``passed``, citing that screen and element; a quoted text on none → ``failed``,
+    citing what the newest screen does show. Matching is case-insensitive, and ignores spacing in text
+    the harness read by OCR (``artemis_ocr``). An absence ("No 'keeps stopping' dialog") is judged on
+    the final screen only. The goal is judged on the final screen against ``goal``
+    (``on_screen("Airplane mode", checked=True)``), or, without one, like a text item when it quotes a
+    text. Whatever it cannot read — an item quoting nothing, a goal without
     an expectation, a missing screen — is ``inconclusive`` with the reason: never a guess.
     """
 
@@ -90,7 +91,10 @@ class HonestChecker:
         screens = list(request.screens)
         return CheckReport(verdicts=[
             self.judge_goal(item, screens) if item.kind == "goal" else
-            self.judge(item, request.entry, screens) for item in request.checks])
+            self.judge(item, request.entry, screens) if item.key not in request.judged_at else
+            self.judge(item, "checkpoint", [s for s in screens
+                                            if s.step is not None and s.step <= request.judged_at[item.key]])
+            for item in request.checks])
 
     def judge(self, item: CheckItem, entry: str | None, screens: Sequence[EvidenceScreen]) -> ModelVerdict:
         """One check item's verdict from the recorded screens."""

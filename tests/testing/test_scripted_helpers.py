@@ -34,11 +34,11 @@ SETTINGS = ScreenView(width=1080, height=2400, foreground="com.android.settings"
 
 
 def request(role: str, *, plan: str = "", screen: ScreenView | None = SETTINGS, checks=(), screens=(),
-            entry=None) -> ScriptedRequest:
+            entry=None, judged_at=None) -> ScriptedRequest:
     from pydantic import BaseModel
 
     context = RequestContext(goal="g", plan=plan, screen=screen, checks=tuple(checks),
-                             screens=tuple(screens), entry=entry)
+                             screens=tuple(screens), entry=entry, judged_at=judged_at or {})
     return ScriptedRequest(role, BaseModel, (), context)  # type: ignore[arg-type]
 
 
@@ -128,6 +128,21 @@ def test_an_absence_is_judged_on_the_final_screen():
     assert absent.status == "passed" and absent.citation is not None and absent.citation.screen == "final"
     assert present.status == "failed" and present.citation == CitationClaim(screen="final", element=2,
                                                                              quote="Wi\u2011Fi")
+
+
+def test_an_item_judged_at_its_anchor_step_is_judged_from_that_step_and_earlier_only():
+    """A final check judging a replayed run's last checkpoint: the final screen is in the request for the
+    goal, but shows nothing about the state when the item's subgoal was marked done."""
+    empty = ScreenView(width=1080, height=2400, elements=(element(0, "Loading"),))
+    screens = [EvidenceScreen(step=2, screen="post", view=empty), EvidenceScreen(step=3, screen="post",
+                                                                                  view=SETTINGS),
+               EvidenceScreen(step=None, screen="final", view=SETTINGS)]
+    held, later = item("The page lists 'Network & internet'"), item("The page lists 'Network & internet' now")
+    at_anchor, at_end = HonestChecker()(request("checker", checks=[held, later], screens=screens,
+                                                entry="final", judged_at={held.key: 2})).verdicts
+    assert at_anchor.status == "failed" and at_anchor.citation == CitationClaim(step=2, screen="post",
+                                                                                element=0, quote="Loading")
+    assert at_end.status == "passed" and at_end.citation is not None and at_end.citation.screen == "final"
 
 
 def test_text_read_by_ocr_matches_whatever_its_spacing_and_hierarchy_text_as_written():
