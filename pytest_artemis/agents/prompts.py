@@ -146,7 +146,7 @@ no step needed) and then one of:
 Text the operator typed into an input field is its own input: it cannot show a pass. Nor can words
 taken from a text that says the opposite ("Alarm set" from "No alarm set", "Wi-Fi" from "Wi-Fi off").
 A "passed" for an item that quotes text ("The list shows 'Display'") cites that text: the element or
-quote you cite, or its row, shows one of the item's quotes.
+quote you cite, or its row, shows one of the item's quotes (a probe: the output you quote, or its line).
 An item about an absence ("No 'keeps stopping' dialog appears") passes only on a screen without it."""
 
 _CHECKER_VERIFY = """\

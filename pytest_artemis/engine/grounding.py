@@ -88,7 +88,23 @@ def _by_probe(
     negating = [contrary(raw, claim.quote, passing) for raw in holding]
     if all(negating):
         return None, f"in the output of probe {claim.probe!r}, {negating[0]}"
+    if passing is not None and (why := _probe_misses_quotes(claim, passing, holding)):
+        return None, why
     return Citation(probe=claim.probe, quote=claim.quote, found=True, found_in="probe"), ""
+
+
+def _probe_misses_quotes(claim: CitationClaim, item: CheckItem, outputs: Sequence[str]) -> str:
+    """``_misses_quotes`` for a probe: a pass of a check item that quotes text rests on a quote of the
+    output that holds one of the item's quotes, itself or on its line (the alarms probe's "07:30" shows
+    nothing about "A toast says 'Alarm set'"). Items about an absence and the goal are not held to it."""
+    wanted = quotes(item.text)
+    if not wanted or item.kind == "goal" or about_absence(item.text):
+        return ""
+    lines = [line for raw in outputs for line in raw.splitlines() if contains(line, claim.quote)]
+    if any(contains(text, q) for text in (claim.quote, *lines) for q in wanted):
+        return ""
+    return (f"the item quotes {' / '.join(repr(q) for q in wanted)}, but the quoted {claim.quote!r} of probe "
+            f"{claim.probe!r} shows none of it, nor does its line: it is not evidence about this item")
 
 
 def _screen(claim: CitationClaim, window: Window, screens: RecordedScreens) -> tuple[ScreenView | None, str]:

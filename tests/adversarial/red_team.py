@@ -188,6 +188,17 @@ def late_probe(request: ScriptedRequest) -> CheckReport:
     return _pass_all(request, CitationClaim(probe="setting", quote="1"), "wifi_on is 1")
 
 
+def probe_for_all(request: ScriptedRequest) -> CheckReport:
+    """At the final check: reads Wi-Fi's setting with a probe and passes every item citing its "1", a
+    toast it never saw included; at a checkpoint, honest."""
+    if request.entry != "final":
+        return honest(request)
+    if "probe_device(setting)" not in request.messages[-1].text:
+        spec = ProbeSpec(kind="setting", params={"ns": "global", "key": "wifi_on"})
+        return CheckReport(requests=[ToolRequest(tool="probe_device", probe=spec)])
+    return _pass_all(request, CitationClaim(probe="setting", quote="1"), "wifi_on is 1")
+
+
 # Turn Wi-Fi on (turn 2) and off (turn 3); end on the Bluetooth page with Bluetooth on, or stay on the Wi-Fi
 # page with Wi-Fi on: either way the final screen's element [4] is a switch that is on.
 wifi_off_bluetooth_on = scripted("open", "on", "off", "back", "bluetooth", "on", "finish")

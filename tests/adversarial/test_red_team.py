@@ -146,6 +146,23 @@ def test_a_pass_of_an_item_that_quotes_a_text_must_cite_that_text(project):
     assert quoted.status == "passed" and quoted.citation is not None and quoted.citation.found
 
 
+def test_a_probe_pass_of_an_item_that_quotes_a_text_must_quote_output_holding_that_text(project):
+    """Wi-Fi's setting reading "1" shows Wi-Fi is on, not that a 'Wi-Fi turned on' message appeared; the
+    same citation passes an item that quotes nothing."""
+    toast = "A 'Wi-Fi turned on' message appears"
+    matrix = _run(project, {
+        "probe_for_a_toast": ("on_on_list", "probe_for_all", f'@pytest.mark.assert_("{toast}", when="end")',
+                              "UNCHECKED"),
+        "probe_for_a_state": ("on_on_list", "probe_for_all",
+                              '@pytest.mark.assert_("Wi-Fi is on", when="end")', "PASSED"),
+    })
+    (unrelated,) = _verdicts(matrix, "probe_for_a_toast", toast)
+    assert unrelated.status == "inconclusive"
+    assert "the item quotes 'Wi-Fi turned on', but the quoted '1' of probe 'setting'" in unrelated.reason
+    (state,) = _verdicts(matrix, "probe_for_a_state", "Wi-Fi is on")
+    assert state.status == "passed" and state.citation is not None and state.citation.found_in == "probe"
+
+
 def test_an_absence_does_not_pass_while_a_screen_its_judgement_was_served_shows_it(project):
     crashing = '@pytest.mark.usefixtures("settings_crash")\n'
     matrix = _run(project, {"dialog_closed_at_the_end": (

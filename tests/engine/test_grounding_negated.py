@@ -93,6 +93,35 @@ def test_a_probe_pass_needs_readable_output_that_does_not_negate_the_quote(outpu
     assert citation is not None and citation.found == (not reason)
 
 
+CONTACT_ROWS = ("Row: 0 display_name=Katherine Johnson, data1=555-0142\n"
+                "Row: 1 display_name=Ada Lovelace, data1=555-0100\n")
+TOAST = CheckItem(kind="assert", text="A toast says 'Alarm set for 7:30 AM'")
+SAVED = CheckItem(kind="verify", text="The contact 'Katherine Johnson' is saved")
+UNQUOTED = CheckItem(kind="verify", text="Katherine Johnson is saved with her number")
+
+
+@pytest.mark.parametrize(("item", "quote", "reason"), [
+    (TOAST, "hour=7",  # the alarm exists; that says nothing of a toast on screen
+     "the item quotes 'Alarm set for 7:30 AM', but the quoted 'hour=7' of probe 'content' shows none of it, "
+     "nor does its line: it is not evidence about this item"),
+    (SAVED, "Ada Lovelace",
+     "the item quotes 'Katherine Johnson', but the quoted 'Ada Lovelace' of probe 'content' shows none of "
+     "it, nor does its line: it is not evidence about this item"),
+    (SAVED, "display_name=Katherine Johnson", ""),
+    (SAVED, "555-0142", ""),  # the line of the quote holds the item's quote
+    (UNQUOTED, "555-0142", ""),  # an item quoting nothing is not held to it
+    (GOAL, "Ada Lovelace", ""),  # the goal states an intent
+])
+def test_a_probe_pass_of_an_item_that_quotes_text_quotes_output_holding_that_text(item, quote, reason):
+    outputs = [ProbeOutput("content", ROWS + CONTACT_ROWS)]
+    claim, screens = CitationClaim(probe="content", quote=quote), RecordedScreens(Path("."))
+    citation, why = ground(claim, item, AT_EXIT, screens, outputs)
+    assert why == reason
+    assert citation is not None and citation.found == (not reason)
+    # a failure is not held to it: it may cite what the output shows instead
+    assert ground(claim, item, AT_EXIT, screens, outputs, passed=False)[1] == ""
+
+
 NO_DIALOG = CheckItem(kind="assert", text="No 'keeps stopping' dialog appears", when="end")
 DIALOG = "the final screen shows 'keeps stopping', which the item says does not appear"
 
