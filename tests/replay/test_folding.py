@@ -52,7 +52,7 @@ def anchored_checker(request):
 
 
 def replay_run(tmp_path: Path, checker, run_id: str, phone: FakePhone | None = None,
-               checks: tuple[CheckItem, ...] = (SHOWN,), *, then: bool = False):
+               checks: tuple[CheckItem, ...] = (SHOWN,), *, then: bool = False, **config: object):
     """Record (the first call) or replay a run flipping Wi-Fi at turn 1 (``then``: a second subgoal done
     at turn 2)."""
     spec = TaskSpec(goal=WIFI, checks=checks, test_id=NODE)
@@ -61,7 +61,7 @@ def replay_run(tmp_path: Path, checker, run_id: str, phone: FakePhone | None = N
         (f"- [ ] {WIFI}\n", [FLIP])
     model = script(plan, turns, checker)
     journal = make_journal(tmp_path / "runs", spec, run_id)
-    outcome = run_task(spec, phone or FakePhone(), ModelSet.uniform(model), RunConfig(), journal,  # type: ignore[arg-type]
+    outcome = run_task(spec, phone or FakePhone(), ModelSet.uniform(model), RunConfig(**config), journal,  # type: ignore[arg-type]
                        replay=replay)
     replay.finish(outcome)
     return outcome, read_run(journal.dir), [r for r in model.requests if r.role == "checker"]
@@ -112,3 +112,21 @@ def test_a_held_checkpoint_is_judged_on_its_own_when_the_replay_falls_back_to_th
     assert not [e for e in record.events if e.kind == "checkpoint_judged_with_final_check"]
     (held,) = [v for v in record.verdicts if v.item_text == SHOWN.text]
     assert held.status == "passed" and held.attempt_id == f"{subgoal_key(WIFI)}#1"
+
+
+def test_a_final_check_that_only_sends_the_operator_back_lets_the_held_checkpoint_judge_itself(tmp_path):
+    """Bluetooth's verify item fails at its checkpoint (no repair left there), so each final check but
+    the last is cut short: the checkpoint held at turn 2 is not taken, and judges its item on its own."""
+    later = CheckItem(kind="assert", text="The 'Wifi' switch is still listed", subgoal_hint=LATER)
+    checks = (setting_item("bluetooth_on", hint=WIFI), later)
+    config = {"checkpoint_max_repairs": 0, "check_timeout_s": 10.0}
+    first, _, _ = replay_run(tmp_path, anchored_checker, "run-1", checks=checks, then=True, **config)
+    outcome, record, asked = replay_run(tmp_path, anchored_checker, "run-2", checks=checks, then=True,
+                                        **config)
+    assert outcome_word(first) == outcome_word(outcome) == "BLOCKED", outcome
+    assert record.steps[1].replayed
+    assert not [e for e in record.events if e.kind == "checkpoint_judged_with_final_check"]
+    assert [e.kind for e in record.events].count("final_check_cut_short") == 2
+    (held,) = [v for v in record.verdicts if v.item_text == later.text]
+    assert held.status == "passed" and held.attempt_id == f"{subgoal_key(LATER)}#1"
+    assert [r.entry for r in asked if later.text in [c.text for c in r.checks]] == ["checkpoint"]
