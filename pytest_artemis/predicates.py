@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, overload
 
 from pytest_artemis.contracts import ProbeParam, UsageError
 from pytest_artemis.contracts.output_refs import (
@@ -43,8 +42,7 @@ ArgCheck = Callable[[Mapping[str, ProbeParam]], None]
 """Validates a check's arguments at collection (raises UsageError naming the bad one)."""
 
 
-@dataclass(frozen=True)
-class _Registered:
+class _Registered(NamedTuple):  # not a dataclass: defining one costs test modules' import ~0.4 ms
     fn: Predicate[Any]
     reads: OutputRef
     invariant: bool

@@ -97,10 +97,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(JunitShaper(config), "artemis.junit")
         config.pluginmanager.register(TerminalSummary(config), "artemis.summary")
         config.pluginmanager.register(ReplaySummary(config), "artemis.replay")
-    if config.pluginmanager.hasplugin("xdist") and workerinput is None:
+    if workerinput is None and _distributes(config):
         from .xdist import XdistHooks
 
         config.pluginmanager.register(XdistHooks(config), "artemis.xdist")
+
+
+def _distributes(config: pytest.Config) -> bool:
+    """Whether xdist runs this session on workers: its controller hooks are inert otherwise (no worker
+    reports, no nodes; xdist itself starts no workers for ``--collect-only``), so they are not loaded."""
+    return (config.pluginmanager.hasplugin("xdist") and not config.option.collectonly
+            and config.getoption("dist", "no") != "no" and bool(config.getoption("tx", None)))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

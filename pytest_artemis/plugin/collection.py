@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pytest
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
 
     from pytest_artemis.contracts import TaskSpec
     from pytest_artemis.device.probe_table import ProbeTable
+    from pytest_artemis.spec.marker_rules import ProbeCheckFn
 
 MARKER_LINES = (
     "goal(text, *, app=None, max_steps=None): the goal an artemis run pursues (one per test)",
@@ -88,22 +90,32 @@ def validated(
     return result
 
 
+_probe_rule_key = pytest.StashKey["ProbeCheckFn"]()
+"""The session's probe rule (``marker_rules.probe_checker`` over its probe table), made on the first probe."""
+
+
+def _check_probe(config: pytest.Config, label: str, text: str, probe: object) -> None:
+    rule: ProbeCheckFn | None = config.stash.get(_probe_rule_key, None)
+    if rule is None:
+        # Only a test that passes a probe gets here: the session's probe table is built for it.
+        from pytest_artemis.spec.marker_rules import probe_checker
+
+        rule = config.stash[_probe_rule_key] = probe_checker(probe_table_of(config))
+    rule(label, text, probe)
+
+
 def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | pytest.Collector:
     names = {mark.name for node in item.listchain() for mark in node.own_markers}
     if names.isdisjoint(MARKER_NAMES):
         # No artemis marker (at most the `artemis` fixture, whose spec is then None): nothing to validate,
         # so plain tests and marker-less artemis tests never load the spec layer or the settings model.
         return item
-    from pytest_artemis.spec.marker_rules import MarkerProblem, check_marks, probe_checker
-
-    def check_probe(label: str, text: str, probe: object) -> None:
-        # Only a test that passes a probe gets here: the session's probe table is built for it.
-        probe_checker(probe_table_of(item.config))(label, text, probe)
+    from pytest_artemis.spec.marker_rules import MarkerProblem, check_marks
 
     # The marker rules in plain Python: the typed TaskSpec is built when the test runs (the `artemis`
     # fixture), so collecting marked tests does not load the typed layer for them.
     try:
-        has_goal = check_marks(artemis_marks(item), check_probe)
+        has_goal = check_marks(artemis_marks(item), partial(_check_probe, item.config))
     except MarkerProblem as exc:
         return InvalidMarkers.from_parent(collector, name=item.name,
                                           message=f"artemis marker error: {item.nodeid}: {exc}")

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import Literal, NamedTuple, TypeAlias
 
 import pytest
 
@@ -16,9 +16,12 @@ Source = Literal["cli", "env", "ini", "default"]
 OptionValue: TypeAlias = str | int | float | bool | None
 
 
-@dataclass(frozen=True)
-class OptionDef:
-    """One option: its flag, ini key and env var are all derived from ``name``."""
+class OptionDef(NamedTuple):
+    """One option: its flag, ini key and env var are all derived from ``name``.
+
+    A named tuple, not a dataclass: every session imports this module, and a dataclass costs a few
+    tenths of a millisecond to define (its methods are generated and compiled at import).
+    """
 
     name: str
     help: str

@@ -9,29 +9,30 @@ file lies under those arguments and either no longer exists or was collected wit
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
+# A named tuple and a plain class, not dataclasses: every session imports this module, and defining a
+# dataclass costs a few tenths of a millisecond (its methods are generated and compiled at import).
 
-@dataclass(frozen=True)
-class Orphan:
+
+class Orphan(NamedTuple):
     """A recording file and the node id it records, which this session did not collect."""
 
     path: Path
     node_id: str
 
 
-@dataclass
 class CollectionView:
     """What the session collected, and why it may not be the whole picture (``partial`` says why)."""
 
-    rootpath: Path
-    scope: tuple[Path, ...] = ()
-    """The directories and files the session's arguments name (resolved)."""
-    collected: frozenset[str] = frozenset()
-    partial: list[str] = field(default_factory=list)
+    def __init__(self, rootpath: Path) -> None:
+        self.rootpath = rootpath
+        self.scope: tuple[Path, ...] = ()  # the directories and files the session's arguments name
+        self.collected: frozenset[str] = frozenset()
+        self.partial: list[str] = []
 
     @classmethod
     def of(cls, config: pytest.Config) -> CollectionView:

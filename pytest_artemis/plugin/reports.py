@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from .interrupted import unreported_interrupted
 from .options import options_key
 from .summary import index_path_key
 
@@ -90,6 +89,8 @@ class Reports:
     def _find_interrupted(self) -> None:
         """Give every interrupted run nobody reported its INTERRUPTED page and remember its index row."""
         from pytest_artemis.report import IndexEntry
+
+        from .interrupted import unreported_interrupted  # only when an artifacts directory exists
 
         root = self._root()
         for record in unreported_interrupted(root):

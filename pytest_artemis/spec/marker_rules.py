@@ -33,17 +33,20 @@ class MarkerProblem(ValueError):
 
 
 def probe_checker(table: ProbeTable | None) -> ProbeCheckFn:
-    """The probe rule: a ProbeCheck from ``pytest_artemis.probes``, accepted by ``table`` (when given)."""
+    """The probe rule: a ProbeCheck from ``pytest_artemis.probes``, accepted by ``table`` (when given).
+
+    Callers make it once a test passes a probe (whose module has loaded these imports already), and
+    keep it for the session's other probes.
+    """
+    from pytest_artemis.contracts.errors import UsageError
+    from pytest_artemis.contracts.probe_check import ProbeCheck
+    from pytest_artemis.predicates import validate_check
 
     def check(label: str, text: str, probe: object) -> None:
-        from pytest_artemis.contracts import ProbeCheck, UsageError
-
         if not isinstance(probe, ProbeCheck):
             raise MarkerProblem(f"{label}({text!r}): probe= must be a probe check from "
                                 f"pytest_artemis.probes, got {type(probe).__name__}")
         if table is not None:
-            from pytest_artemis.probes import validate_check
-
             try:
                 validate_check(probe, table)
             except UsageError as exc:

@@ -115,6 +115,18 @@ def test_every_built_in_kind_parses_with_its_parser_of_that_name() -> None:
     assert read == parse_prop("Pixel 8\n", {"key": "ro.product.model"})
 
 
+def test_a_builtin_parser_is_an_immutable_value_as_a_frozen_dataclass_was() -> None:
+    # Written out (cheaper to define at import than a dataclass): kinds holding one still compare by value.
+    parser = probe_table.BuiltinParser("parse_prop")
+    assert parser == probe_table.BuiltinParser("parse_prop") != probe_table.BuiltinParser("parse_text")
+    assert hash(parser) == hash(probe_table.BuiltinParser("parse_prop"))
+    assert repr(parser) == "BuiltinParser(name='parse_prop')"
+    with pytest.raises(AttributeError):
+        parser.name = "parse_text"  # type: ignore[misc]
+    prop = next(kind for kind in probe_table._BUILTIN_KINDS if kind.name == "prop")
+    assert dataclasses.replace(prop, parser=probe_table.BuiltinParser("parse_prop")) == prop
+
+
 def test_every_built_in_kind_names_a_built_in_output_model_that_no_other_subclasses() -> None:
     # Collection compares the built-in names without loading the models: equal names must mean issubclass.
     models = {name: obj for name, obj in vars(probe_outputs).items()

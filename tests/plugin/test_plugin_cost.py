@@ -173,6 +173,9 @@ def test_probes(artemis):
     loaded = set((pytester.path / "loaded.txt").read_text().split())
     assert "pytest_artemis.device.probe_table" in loaded  # built only to validate the probe checks
     assert not {m for m in loaded if m.startswith("pydantic")}
+    # Neither the xdist controller's glue (xdist is installed, but nothing is distributed) nor the lookup of
+    # interrupted runs (no artifacts directory) is loaded.
+    assert not loaded & {"pytest_artemis.plugin.xdist", "pytest_artemis.plugin.interrupted"}
     for module in ("contracts._base", "contracts.probe_outputs", "contracts.judgement", "contracts.actions",
                    "contracts.checks", "contracts.screen", "contracts.task", "device.base", "device.parsers",
                    "spec.markers", "engine", "plugin.settings"):
