@@ -7,7 +7,8 @@ Import: ``python -X importtime -c "import pytest_artemis.plugin"``; the total is
 cumulative times, split into what ``pytest`` itself costs and what the plugin adds on top (``-c "import
 pytest; import pytest_artemis.plugin"``, lines after pytest's). Collection: projects with the same
 test functions (each takes the ``artemis`` fixture): marked with goal/verify/assert_ (two probe checks),
-plugin on; the same markers with text checks only (the test modules import nothing of artemis); the
+plugin on; the same markers with text checks only (the test modules import nothing of artemis), plugin
+on and off (off: what pytest itself charges for the markers, a floor no plugin reading them goes under); the
 same marked project with ``-p no:artemis`` (what the test modules' own import of
 ``pytest_artemis.probes`` costs without the plugin); the floor of any pydantic-based probe check: the
 marked project with ``probes`` replaced by two bare pydantic models of the same fields (a local module,
@@ -145,6 +146,14 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def artemis_source(cwd: Path) -> str:
+    """Where the measured sessions import ``pytest_artemis`` from (a checkout on ``PYTHONPATH`` or the
+    installed package), so a run says which code it measured."""
+    code = "import pytest_artemis, pathlib; print(pathlib.Path(pytest_artemis.__file__).parent.parent)"
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=ENV, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
 def session(project: Path, *extra: str) -> tuple[float, float, str]:
     """(wall s, CPU s, summary line) of one ``pytest -q`` subprocess."""
     argv = pytest_argv("-q", *extra)
@@ -169,8 +178,8 @@ def main() -> int:
                              "or (installed) all but the test modules'")
     args = parser.parse_args()
     imports: list[tuple[float, float, list[tuple[int, int, str]]]] = []
-    labels = ("marked", "marked, no plugin", "floor", "marked text", "plain", "unmarked+plugin",
-              "unused, plugin on", "unused, -p no:artemis")
+    labels = ("marked", "marked, no plugin", "floor", "marked text", "marked text, no plugin", "plain",
+              "unmarked+plugin", "unused, plugin on", "unused, -p no:artemis")
     walls: dict[str, list[float]] = {k: [] for k in labels}
     cpus: dict[str, list[float]] = {k: [] for k in labels}
     summaries: dict[str, str] = {}
@@ -185,6 +194,7 @@ def main() -> int:
                  ("marked, no plugin", projects["marked"], ("--collect-only", "-p", "no:artemis")),
                  ("floor", projects["floor"], ("--collect-only", "-p", "no:artemis")),
                  ("marked text", projects["marked_text"], ("--collect-only",)),
+                 ("marked text, no plugin", projects["marked_text"], ("--collect-only", "-p", "no:artemis")),
                  ("plain", projects["unmarked"], ("--collect-only", "-p", "no:artemis")),
                  ("unmarked+plugin", projects["unmarked"], ("--collect-only",)),
                  ("unused, plugin on", projects["plain"], ()),
@@ -200,7 +210,7 @@ def main() -> int:
                 if timed:
                     walls[label].append(wall)
                     cpus[label].append(cpu)
-        header = describe()
+        header = f"{describe()}; pytest_artemis from {artemis_source(projects['plain'])}"
     plugin, extra = (statistics.median(i[k] for i in imports) for k in range(2))
     bytecode = ("cached (--bytecode)" if args.bytecode == "all" else
                 "cached but the test modules' (--bytecode=installed)" if args.bytecode == "installed" else
@@ -220,6 +230,7 @@ def main() -> int:
     for label, title in (("marked", "marked, plugin on"), ("marked, no plugin", "marked, -p no:artemis"),
                          ("floor", "marked, bare pydantic checks, -p no:artemis"),
                          ("marked text", "marked, text checks only, plugin on"),
+                         ("marked text, no plugin", "marked, text checks only, -p no:artemis"),
                          ("plain", "unmarked, -p no:artemis (plain pytest)"),
                          ("unmarked+plugin", "unmarked, plugin on")):
         w = walls[label]
@@ -238,9 +249,12 @@ def main() -> int:
     print(f"the test modules' own code (`from pytest_artemis import probes`, the probe checks: no pydantic), "
           f"plugin off: marked, -p no:artemis / plain = {cpu_n / cpu_p:.3f} (CPU); what the plugin adds to "
           f"them: marked / marked, -p no:artemis = {cpu_m / cpu_n:.3f} (CPU)")
-    cpu_t = statistics.median(cpus["marked text"])
+    cpu_t, cpu_tn = (statistics.median(cpus[k]) for k in ("marked text", "marked text, no plugin"))
     print(f"probe checks over text checks, plugin on: marked / marked, text checks only = "
           f"{cpu_m / cpu_t:.3f} (CPU, +{(cpu_m - cpu_t) * 1000:.0f} ms)")
+    print(f"pytest's own cost of the markers (text checks, -p no:artemis) / plain = {cpu_tn / cpu_p:.3f} "
+          f"(CPU); what artemis adds over it: marked / that = {cpu_m / cpu_tn:.3f}, text checks plugin on / "
+          f"that = {cpu_t / cpu_tn:.3f}")
     print(f"the floor of pydantic-based probe checks (two bare models, plugin off) / plain = "
           f"{cpu_f / cpu_p:.3f} (CPU); marked, -p no:artemis / that floor = {cpu_n / cpu_f:.3f}")
     on, off = (walls[k] for k in ("unused, plugin on", "unused, -p no:artemis"))
