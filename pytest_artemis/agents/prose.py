@@ -9,7 +9,7 @@ import re
 _HEDGE = re.compile(
     r"\b(probably|presumably|(un)?likely|maybe|perhaps|might|seems?|seemingly|apparently|assum(e|ed|ing)|"
     r"possibly|it is possible|appears? to|appeared to|looks? (like|as if|as though|to be)|"
-    r"(could|may|should|would) (be|have)|suggest(s|ing)?|impl(y|ies|ied)|infer(s|red)?|"
+    r"(could|may|should|would|must) (be|have)|suggest(s|ing)?|impl(y|ies|ied)|infer(s|red)?|"
     r"i (think|believe|guess|suppose)|i('d| would) say|my guess|expected to be|in theory|theoretically|"
     r"(as far as|from what) i can (tell|see)|to the best of my knowledge|"
     r"(fairly|reasonably|pretty|quite|mostly) (sure|confident|certain)|"
@@ -22,14 +22,15 @@ _HEDGE = re.compile(
     r"(confirm|verify|tell|determine|be sure|be certain|see whether))(?!\w)",
     re.IGNORECASE)
 
-_SHOWN = (r"(shown|visible|displayed|present|found|listed|set|saved|enabled|checked|on|there|created|added|"
-          r"applied|updated|selected|completed|stored|scheduled|turned on)")
+_SHOWN = (r"(shown|seen|visible|displayed|present|found|listed|set|saved|enabled|checked|on|there|created|"
+          r"added|applied|updated|selected|completed|stored|scheduled|turned on)")
 _SHOW = (r"(show|appear|exist|contain|display|list|match|work|change|save|turn|find|locate|see|create|add|"
          r"apply|update|select|complete|succeed|take effect)")
 _OPPOSITE = re.compile(
     rf"\b(not {_SHOWN}|no longer|"
     rf"(does|did|do|is|was|were|has|have|had|could|can|would)(n't| not) (been )?({_SHOW}|{_SHOWN})\w*|"
-    rf"(unable|failed) to|never ({_SHOW}|{_SHOWN}|happen)\w*|no sign of|nowhere|missing|absent)\b",
+    rf"(unable|failed) to|never ({_SHOW}|{_SHOWN}|happen)\w*|no (sign|trace) of|"
+    rf"no (clear |direct |visible )?evidence|nowhere|missing|absent)\b",
     re.IGNORECASE)
 
 _ABSENCE = re.compile(r"^\s*(no|never|none|nothing)\b|\b(not|never|doesn't|does not|without|no longer)\b",

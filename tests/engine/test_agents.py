@@ -48,6 +48,7 @@ def test_rules_keep_the_status_and_the_claim_for_grounding_prose_never_makes_a_v
     ("passed", "I am fairly confident the list shows 7:30 AM", "fairly confident"),
     ("passed", "As far as I can tell the list shows 7:30 AM", "As far as I can tell"),
     ("passed", "The toast suggests the alarm was saved", "suggests"),
+    ("passed", "The toast must have appeared, since 7:30 AM is listed", "must have"),
     ("failed", "Hard to tell from the screenshot; 7:30 AM is missing", "Hard to tell"),
     ("passed", "I cannot be certain, the list shows 7:30 AM", "cannot be certain"),
     ("passed", "The toast appears after saving at step 4 (element 7)", ""),  # "appears", not "appears to"
@@ -102,6 +103,11 @@ def test_a_repeated_verdict_its_own_words_take_back_conflicts_with_the_one_that_
     (VERIFY.text, "Unable to locate 7:30 AM; the list is shown", "Unable to"),
     (VERIFY.text, "There is no sign of a 7:30 AM alarm", "no sign of"),
     (VERIFY.text, "The alarm never appeared in the list", "never appeared"),
+    (VERIFY.text, "No evidence of a 7:30 AM alarm, but the list is shown", "No evidence"),
+    (VERIFY.text, "There is no clear evidence the alarm was saved", "no clear evidence"),
+    (VERIFY.text, "7:30 AM was not seen in the list", "was not seen"),
+    (VERIFY.text, "No trace of a 7:30 AM alarm in the list", "No trace of"),
+    ("No 'keeps stopping' dialog appears", "There is no evidence of a crash dialog at the end", ""),
     (VERIFY.text, "The list shows 7:30 AM (element 5)", ""),
     (VERIFY.text, "The list reads 'Not scheduled' under 7:30 AM", ""),  # quoted screen text
     ("No 'keeps stopping' dialog appears", "No dialog is shown: it is not visible", ""),  # an absence
