@@ -94,17 +94,24 @@ def _by_probe(
 
 
 def _probe_misses_quotes(claim: CitationClaim, item: CheckItem, outputs: Sequence[str]) -> str:
-    """``_misses_quotes`` for a probe: a pass of a check item that quotes text rests on a quote of the
-    output that holds one of the item's quotes, itself or on its line (the alarms probe's "07:30" shows
-    nothing about "A toast says 'Alarm set'"). Items about an absence and the goal are not held to it."""
+    """``_misses_quotes`` for a probe: the quote of its output, or that quote's line, holds one of the item's
+    quotes (the alarms probe's "07:30" shows nothing about "A toast says 'Alarm set'")."""
+    lines = [line for raw in outputs for line in raw.splitlines() if contains(line, claim.quote)]
+    what = f"the quoted {claim.quote!r} of probe {claim.probe!r} shows none of it, nor does its line"
+    return _shows_none(item, (claim.quote, *lines), what)
+
+
+def _shows_none(item: CheckItem, shown: Sequence[str], what: str) -> str:
+    """Why a pass of a check item that quotes text rests on texts (``shown``) holding none of its quotes
+    ('' when one does): a real text that has nothing to do with the item shows nothing about it. Items about
+    an absence and the goal (an intent, not a text to find) are not held to it."""
     wanted = quotes(item.text)
     if not wanted or item.kind == "goal" or about_absence(item.text):
         return ""
-    lines = [line for raw in outputs for line in raw.splitlines() if contains(line, claim.quote)]
-    if any(contains(text, q) for text in (claim.quote, *lines) for q in wanted):
+    if any(contains(text, q) for text in shown for q in wanted):
         return ""
-    return (f"the item quotes {' / '.join(repr(q) for q in wanted)}, but the quoted {claim.quote!r} of probe "
-            f"{claim.probe!r} shows none of it, nor does its line: it is not evidence about this item")
+    said = " / ".join(repr(q) for q in wanted)
+    return f"the item quotes {said}, but {what}: it is not evidence about this item"
 
 
 def _screen(claim: CitationClaim, window: Window, screens: RecordedScreens) -> tuple[ScreenView | None, str]:
@@ -166,19 +173,14 @@ def ground(
 
 def _misses_quotes(claim: CitationClaim, item: CheckItem, view: ScreenView) -> str:
     """Why a pass of a check item that quotes on-screen text rests on something else ('' when the cited
-    element, or an element holding the cited quote, shows one of the item's quotes, itself or on its row):
-    a real text that has nothing to do with the item ("Display" for "The page lists 'Dark theme'") shows
-    nothing about it. Items about an absence, the goal, and visual judgements are not held to it."""
-    wanted = quotes(item.text)
-    if not wanted or item.kind == "goal" or about_absence(item.text) or claim.visual:
+    element, or an element holding the cited quote, shows one of the item's quotes, itself or on its row;
+    "Display" shows nothing about "The page lists 'Dark theme'"). A visual judgement is not held to it."""
+    if claim.visual:
         return ""
     cited = _cited(claim, view)
     shown = [e.label for e in cited] + [label for e in cited for label in row(view, e)]
-    if any(contains(text, q) for text in shown for q in wanted):
-        return ""
     what = f"element [{claim.element}]" if claim.element is not None else f"quote {claim.quote!r}"
-    return (f"the item quotes {' / '.join(repr(q) for q in wanted)}, but the cited {what} on {where(claim)} "
-            "shows none of it, nor does its row: it is not evidence about this item")
+    return _shows_none(item, shown, f"the cited {what} on {where(claim)} shows none of it, nor does its row")
 
 
 def _shows_absent(item: CheckItem, view: ScreenView, where: str) -> str:
