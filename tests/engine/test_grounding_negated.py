@@ -122,6 +122,15 @@ def test_a_probe_pass_of_an_item_that_quotes_text_quotes_output_holding_that_tex
     assert ground(claim, item, AT_EXIT, screens, outputs, passed=False)[1] == ""
 
 
+def test_a_probe_citation_marked_visual_is_still_held_to_the_items_quotes():
+    """``visual`` exempts a judgement of a screenshot, not a probe's output the checker calls a look."""
+    outputs = [ProbeOutput("content", ROWS)]
+    claim = CitationClaim(probe="content", quote="hour=7", visual=True)
+    citation, why = ground(claim, TOAST, AT_EXIT, RecordedScreens(Path(".")), outputs)
+    assert citation is not None and not citation.found
+    assert why.startswith("the item quotes 'Alarm set for 7:30 AM', but the quoted 'hour=7' of probe")
+
+
 NO_DIALOG = CheckItem(kind="assert", text="No 'keeps stopping' dialog appears", when="end")
 DIALOG = "the final screen shows 'keeps stopping', which the item says does not appear"
 

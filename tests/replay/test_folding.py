@@ -102,6 +102,25 @@ def test_a_held_item_cannot_rest_on_the_final_screen(tmp_path):
     assert held.status == "inconclusive" and "not grounded" in held.reason and held.citation.screen == "final"
 
 
+def latest_step_checker(request):
+    """Passes every item citing the newest recorded step screen it was served, whatever step an item is
+    judged at: for a held item, a moment after its anchor."""
+    screen = [s for s in request.screens if s.step is not None][-1]
+    element = next(e for e in screen.view.elements if e.label)
+    claim = CitationClaim(step=screen.step, screen=screen.screen, element=element.index, quote=element.label)
+    return CheckReport(verdicts=[ModelVerdict(item=i.text, status="passed", evidence="it shows",
+                                              citation=claim) for i in request.checks])
+
+
+def test_a_held_item_cannot_rest_on_a_step_after_its_anchor(tmp_path):
+    replay_run(tmp_path, anchored_checker, "run-1", then=True)
+    outcome, record, asked = replay_run(tmp_path, latest_step_checker, "run-2", then=True)
+    assert len(asked) == 1 and asked[0].judged_at == {SHOWN.key: 1}
+    (held,) = [v for v in record.verdicts if v.item_text == SHOWN.text]
+    assert held.status == "inconclusive" and "step 2 is after the anchor step 1" in held.reason
+    assert outcome_word(outcome) == "UNCHECKED", outcome
+
+
 def test_a_held_checkpoint_is_judged_on_its_own_when_the_replay_falls_back_to_the_model(tmp_path):
     replay_run(tmp_path, anchored_checker, "run-1", NotifyingPhone(), then=True)
     # turn 2's screen is not the recorded one: the operator model decides it
