@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pytest_artemis.checking.findings import FindingKey, finding_text
 from pytest_artemis.contracts import CheckVerdict
 
-from .findings import FindingKey, finding_text
 from .state import RunProgress, RunServices
 from .stopping import Stop, StopReason
 

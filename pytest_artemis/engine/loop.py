@@ -9,6 +9,9 @@ from dataclasses import dataclass, field
 
 from pytest_artemis.agents.operator import decide
 from pytest_artemis.agents.schemas import OperatorDecision
+from pytest_artemis.checking.checkpoints import Checkpoint, CheckpointScheduler
+from pytest_artemis.checking.harvest import harvest_effects
+from pytest_artemis.checking.screens import post_view
 from pytest_artemis.contracts import ActionResult, StepFlag, StepRecord, UIElement
 from pytest_artemis.device import DeviceCommandFailed, DeviceError
 from pytest_artemis.device.perception import Screen, meaningful, perceive
@@ -16,11 +19,8 @@ from pytest_artemis.models import ImagePart, ModelOutputInvalid
 from pytest_artemis.plan import PlanSyntaxError, guard_operator_write, new_completions, parse_plan
 
 from .actions import execute
-from .checkpoints import Checkpoint, CheckpointScheduler
 from .context import operator_context, operator_scenario
 from .effects import apply
-from .harvest import harvest_effects
-from .screens import post_view
 from .state import RunProgress, RunServices
 from .stopping import Stop, StopReason, before_turn
 

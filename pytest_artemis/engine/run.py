@@ -12,6 +12,11 @@ from collections.abc import Awaitable, Coroutine
 from typing import TYPE_CHECKING
 
 from pytest_artemis.agents.planner import ask_plan
+from pytest_artemis.checking.checkpoints import CheckpointScheduler
+from pytest_artemis.checking.judging import attempt_limit_s, checkpoint_runner
+from pytest_artemis.checking.settlement import settle
+from pytest_artemis.checking.tally import goal_unchecked, tally, task_result
+from pytest_artemis.checking.verdicts import current_verdicts
 from pytest_artemis.contracts import (
     CheckItem,
     Execution,
@@ -27,17 +32,12 @@ from pytest_artemis.plan import Plan, PlanSyntaxError, Subgoal, parse_plan, plac
 from pytest_artemis.probes import is_invariant, run_probe_check
 from pytest_artemis.store.journal import RunJournal
 
-from .checkpoints import CheckpointScheduler
 from .config import RunConfig
-from .judging import attempt_limit_s, checkpoint_runner
 from .loop import drive
 from .observer import GuardedObserver, NullObserver, ObserverFailed, RunObserver
 from .replay import Replay, ReplayMismatch
-from .settlement import settle
 from .state import RunProgress, RunServices
 from .stopping import blocked_reason, run_stop
-from .tally import goal_unchecked, tally, task_result
-from .verdicts import current_verdicts
 
 if TYPE_CHECKING:
     from pytest_artemis.device.ocr import OcrEngine

@@ -8,6 +8,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pytest_artemis.checking.findings import FindingKey
+from pytest_artemis.checking.folding import Folding
+from pytest_artemis.checking.screens import RecordedScreens
+from pytest_artemis.checking.vacuity import Vacuity
 from pytest_artemis.contracts import (
     CheckItem,
     CheckVerdict,
@@ -24,12 +28,8 @@ from pytest_artemis.store.journal import RunJournal
 
 from .breakers import Breakers
 from .config import RunConfig
-from .findings import FindingKey
-from .folding import Folding
 from .observer import RunObserver
-from .screens import RecordedScreens
 from .stopping import Stop
-from .vacuity import Vacuity
 
 if TYPE_CHECKING:
     from pytest_artemis.device.ocr import OcrEngine

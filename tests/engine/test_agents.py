@@ -17,9 +17,9 @@ from pytest_artemis.agents.checker import (
 from pytest_artemis.agents.prompts import Scenario, checker_system, operator_system, planner_system
 from pytest_artemis.agents.prose import hedge
 from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, ToolRequest
+from pytest_artemis.checking.verdicts import make_verdict
 from pytest_artemis.contracts import CheckItem
 from pytest_artemis.device.probe_table import ProbeKind, builtin_probes
-from pytest_artemis.engine.verdicts import make_verdict
 from pytest_artemis.testing import ScriptedModel
 
 VERIFY = CheckItem(kind="verify", text="The alarm list shows 7:30 AM")

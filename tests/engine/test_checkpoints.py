@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
+from pytest_artemis.checking.checkpoints import Attempt, Checkpoint, CheckpointScheduler
+from pytest_artemis.checking.verdicts import make_verdict
 from pytest_artemis.contracts import CheckItem
-from pytest_artemis.engine.checkpoints import Attempt, Checkpoint, CheckpointScheduler
-from pytest_artemis.engine.verdicts import make_verdict
 from pytest_artemis.models import ModelUnavailable
 
 ITEM = CheckItem(kind="verify", text="The thing is on")

@@ -7,16 +7,16 @@ import time
 import pytest
 from engine_fakes import make_journal, script, setting_item
 
+from pytest_artemis.checking.checkpoints import Attempt, Checkpoint, Harvest
+from pytest_artemis.checking.findings import FindingKey, finding_text
+from pytest_artemis.checking.harvest import harvest_effects
+from pytest_artemis.checking.settlement import send_back
+from pytest_artemis.checking.verdicts import make_verdict
 from pytest_artemis.contracts import CheckItem, CheckVerdict, InfraFailure, TaskSpec
 from pytest_artemis.engine import NullObserver, RunConfig
-from pytest_artemis.engine.checkpoints import Attempt, Checkpoint, Harvest
 from pytest_artemis.engine.effects import AddFinding, FinalCheck, Record, Reopen, SendBack, apply
-from pytest_artemis.engine.findings import FindingKey, finding_text
-from pytest_artemis.engine.harvest import harvest_effects
-from pytest_artemis.engine.settlement import send_back
 from pytest_artemis.engine.state import RunProgress, RunServices
 from pytest_artemis.engine.stopping import Stop, StopReason, before_turn, run_stop
-from pytest_artemis.engine.verdicts import make_verdict
 from pytest_artemis.models import CallLog, ModelSet
 from pytest_artemis.plan import parse_plan, place_checks, subgoal_key
 from pytest_artemis.store.reader import read_run

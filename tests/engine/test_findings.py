@@ -1,6 +1,6 @@
 """Finding keys: typed, and spelled in replay's situation hash as recordings made before spell them."""
 
-from pytest_artemis.engine.findings import FindingKey
+from pytest_artemis.checking.findings import FindingKey
 from pytest_artemis.engine.replay import situation
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from pytest_artemis.agents.schemas import CitationClaim
+from pytest_artemis.checking.grounding import ProbeOutput, Window, ground
+from pytest_artemis.checking.screens import RecordedScreens
+from pytest_artemis.checking.wording import negated
 from pytest_artemis.contracts import Bounds, CheckItem, ScreenView, UIElement
-from pytest_artemis.engine.grounding import ProbeOutput, Window, ground
-from pytest_artemis.engine.screens import RecordedScreens
-from pytest_artemis.engine.wording import negated
 
 GOAL = CheckItem(kind="goal", text="Turn Wi-Fi on in Settings", when="end")
 ALARM = CheckItem(kind="assert", text="An alarm is set")

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from pytest_artemis.agents.schemas import CitationClaim
+from pytest_artemis.checking.grounding import Window, ground
+from pytest_artemis.checking.screens import RecordedScreens
 from pytest_artemis.contracts import Bounds, CheckItem, ScreenView, UIElement
-from pytest_artemis.engine.grounding import Window, ground
-from pytest_artemis.engine.screens import RecordedScreens
 
 GOAL = CheckItem(kind="goal", text="Create an alarm for 7:30 AM", when="end")
 TYPED = "Alarm set for 7:30 AM"

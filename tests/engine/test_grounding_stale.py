@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from pytest_artemis.agents.schemas import CitationClaim
+from pytest_artemis.checking.grounding import ProbeOutput, Window, ground
+from pytest_artemis.checking.screens import RecordedScreens
 from pytest_artemis.contracts import Bounds, CheckItem, ScreenView, UIElement
-from pytest_artemis.engine.grounding import ProbeOutput, Window, ground
-from pytest_artemis.engine.screens import RecordedScreens
 
 GOAL = CheckItem(kind="goal", text="Turn Wi-Fi on", when="end")
 END_ASSERT = CheckItem(kind="assert", text="The Wi-Fi switch reads ON", when="end")

@@ -9,9 +9,9 @@ import pytest
 from engine_fakes import FakePhone, run, script, setting_item, step_marking
 
 from pytest_artemis.agents.schemas import OperatorDecision
+from pytest_artemis.checking.vacuity import VACUOUS_REASON
 from pytest_artemis.contracts import Tap, TaskSpec, Wait
 from pytest_artemis.engine import NullObserver
-from pytest_artemis.engine.vacuity import VACUOUS_REASON
 from pytest_artemis.models import ModelUnavailable
 from pytest_artemis.store.reader import read_run
 from pytest_artemis.testing import ScriptedModel

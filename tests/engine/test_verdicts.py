@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from pytest_artemis.checking.tally import tally
+from pytest_artemis.checking.verdicts import current_verdicts, make_verdict
 from pytest_artemis.contracts import CheckItem, CheckVerdict
-from pytest_artemis.engine.tally import tally
-from pytest_artemis.engine.verdicts import current_verdicts, make_verdict
 
 ASSERT = CheckItem(kind="assert", text="The Wi-Fi switch reads ON")
 VERIFY = CheckItem(kind="verify", text="Wi-Fi is on")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fault_harness import run_matrix, statuses
 from fault_scripts import sim_phone
 
-from pytest_artemis.engine.vacuity import VACUOUS_REASON
+from pytest_artemis.checking.vacuity import VACUOUS_REASON
 
 LYING = '''
 import pytest

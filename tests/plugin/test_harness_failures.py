@@ -24,7 +24,7 @@ def test_bugged(artemis):
 CHECKER_TOOL_BUG = '''
 
 from pytest_artemis.agents.schemas import ToolRequest
-from pytest_artemis.engine.evidence import RunEvidence
+from pytest_artemis.checking.evidence import RunEvidence
 
 _respond = respond
 
@@ -146,8 +146,8 @@ def test_debug_events_reach_the_pytest_artemis_logger(suite):
     loud.stdout.fnmatch_lines_random([
         "*DEBUG*pytest_artemis.engine.loop*turn 1 starts*",
         "*DEBUG*pytest_artemis.engine.loop*turn 1 ends*",
-        "*DEBUG*pytest_artemis.engine.checkpoints*checkpoint * spawned, anchored to step 1*",
-        "*DEBUG*pytest_artemis.engine.checkpoints*checkpoint * harvested: passed*",
+        "*DEBUG*pytest_artemis.checking.checkpoints*checkpoint * spawned, anchored to step 1*",
+        "*DEBUG*pytest_artemis.checking.checkpoints*checkpoint * harvested: passed*",
         "*DEBUG*pytest_artemis.models.calls*model call * operator scripted ok*",
         "*DEBUG*pytest_artemis.device.adb*probe *",
     ])

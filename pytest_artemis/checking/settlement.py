@@ -7,20 +7,20 @@ import time
 from collections.abc import Awaitable, Sequence
 
 from pytest_artemis.contracts import ArtemisError, CheckItem, CheckVerdict, EvidenceScreen
+from pytest_artemis.engine.context import recent_history
+from pytest_artemis.engine.effects import AddFinding, Effect, FinalCheck, Record, Reopen, SendBack, apply
+from pytest_artemis.engine.state import RunProgress, RunServices
+from pytest_artemis.engine.stopping import limit_reached
 from pytest_artemis.models import ImagePart
 from pytest_artemis.plan import normalize_text
 
 from .checkpoints import Attempt, CheckpointScheduler
-from .context import recent_history
-from .effects import AddFinding, Effect, FinalCheck, Record, Reopen, SendBack, apply
 from .evidence import RunEvidence, final_screen
 from .findings import FindingKey, finding_text
 from .folding import foldable
 from .grounding import Window
 from .harvest import harvest_effects
 from .judging import Placement, attempt_limit_s, judge_history, model_verdicts, probe_verdict
-from .state import RunProgress, RunServices
-from .stopping import limit_reached
 from .tally import unmet_verify
 from .verdicts import blanket, current_verdicts, make_verdict
 

@@ -17,15 +17,15 @@ from pytest_artemis.contracts import (
     ScreenView,
     VerdictStatus,
 )
+from pytest_artemis.engine.config import RunConfig
+from pytest_artemis.engine.state import RunProgress, RunServices
 from pytest_artemis.models import ImagePart
 from pytest_artemis.probes import run_probe_check
 
 from .checkpoints import Attempt, AttemptRunner
-from .config import RunConfig
 from .evidence import RunEvidence
 from .folding import foldable
 from .grounding import Window, ground
-from .state import RunProgress, RunServices
 from .verdicts import blanket, make_verdict
 
 ATTEMPT_GRACE_S = 5.0

@@ -4,12 +4,12 @@ an unchanged subgoal."""
 from __future__ import annotations
 
 from pytest_artemis.agents.checker import may_proceed
+from pytest_artemis.engine.effects import AddFinding, Effect, Record, Reopen
+from pytest_artemis.engine.state import RunProgress, RunServices
+from pytest_artemis.engine.stopping import Stop, StopReason
 
 from .checkpoints import Harvest
-from .effects import AddFinding, Effect, Record, Reopen
 from .findings import FindingKey, finding_text
-from .state import RunProgress, RunServices
-from .stopping import Stop, StopReason
 
 
 def harvest_effects(

@@ -11,12 +11,12 @@ from pytest_artemis.contracts import EvidenceScreen, ProbeSpec, ScreenWhich, Ste
 from pytest_artemis.contracts.probe_outputs import Unreadable
 from pytest_artemis.device import ProbeRefused
 from pytest_artemis.device.perception import model_jpeg, perceive
+from pytest_artemis.engine.context import describe_results, step_summary
+from pytest_artemis.engine.state import RunProgress, RunServices
 from pytest_artemis.models import ImagePart
 from pytest_artemis.store.journal import SCREENS_DIR
 
-from .context import describe_results, step_summary
 from .grounding import ProbeOutput, Window
-from .state import RunProgress, RunServices
 
 
 async def final_screen(svc: RunServices) -> tuple[EvidenceScreen, ImagePart]:

@@ -19,7 +19,7 @@ from pytest_artemis.contracts import CheckVerdict
 from .checkpoints import Attempt
 
 if TYPE_CHECKING:
-    from .state import RunProgress, RunServices
+    from pytest_artemis.engine.state import RunProgress, RunServices
 
 
 def foldable(svc: RunServices, run: RunProgress, attempt: Attempt) -> bool:
