@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from pytest_artemis.contracts import CheckItem, CheckVerdict, EvidenceScreen, ProbeSpec, ScreenView, UIElement
+from pytest_artemis.checking.rules import Rule, active, broken
+from pytest_artemis.contracts import CheckItem, CheckVerdict, EvidenceScreen, ProbeSpec, ScreenView
+from pytest_artemis.device.listing import listing
 from pytest_artemis.device.probe_table import ProbeTable
 from pytest_artemis.models import CallLog, ChatMessage, ImagePart, Model, RequestContext
 
-from .prompts import checker_system, join
-from .prose import undermined
-from .schemas import CheckReport, CitationClaim, ModelVerdict, ToolName, ToolRequest
+from .checker_prompt import checker_system
+from .prompts import join
+from .schemas import CheckReport, CitationClaim, ModelVerdict, ToolName, ToolRequest, report_schema
 
 Entry = Literal["checkpoint", "final"]
 
@@ -71,7 +75,7 @@ class Evidence(Protocol):
 class Assessment:
     """One item's verdict after the code rules; ``reason`` says when code changed the model's word.
 
-    ``claim`` is what the checker cited; the engine grounds it against the recorded artifacts.
+    ``claims`` are what the checker cited; the engine grounds them against the recorded artifacts.
     """
 
     item: CheckItem
@@ -79,13 +83,15 @@ class Assessment:
     evidence: str
     suggestion: str = ""
     reason: str = ""
-    claim: CitationClaim | None = None
+    claims: tuple[CitationClaim, ...] = ()
 
 
 @dataclass(frozen=True)
 class CheckerResult:
     assessments: tuple[Assessment, ...]
     unmet_subgoals: tuple[str, ...] = ()
+    unmatched: tuple[str, ...] = ()
+    """What verdicts named that is no listed item (recorded and shown, never dropped silently)."""
 
 
 @dataclass(frozen=True)
@@ -105,29 +111,59 @@ class CheckRequest:
     """The recorded screens shown to the checker as citable (their listings are in the request)."""
     judged_at: Mapping[str, int] = field(default_factory=dict)
     """Items (by key) judged at their checkpoint's anchor step, not on the final state."""
+    ids: Mapping[str, str] = field(default_factory=dict)
+    """Item key → the short id the request lists it by (``ItemIds``); missing ones get one per request."""
+    rules: tuple[Rule, ...] = ()
+    """The rules of evidence its verdicts are held to (``checking.rules.active``); stated in its prompt."""
+
+    def id_of(self, item: CheckItem) -> str:
+        return self.ids.get(item.key) or ItemIds.fallback(self.items, item)
 
 
-def apply_rules(item: CheckItem, verdict: ModelVerdict | None) -> Assessment:
-    """The code rules before grounding: no verdict for the item → inconclusive; a ``passed`` or
-    ``failed`` whose own evidence undermines it (it hedges, or a pass says the opposite) → inconclusive.
-    Whether a verdict that survives stands is decided by its citation (grounded by the engine): prose can
-    take a verdict away, never make one."""
+class ItemIds:
+    """Short ids for a run's items, stable for the run: ``goal``, then ``v1``, ``v2`` … for verify items
+    and ``a1`` … for assertions, in the order they are first listed."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, str] = {}
+        self._count: Counter[str] = Counter()
+
+    def of(self, item: CheckItem) -> str:
+        if item.key not in self._ids:
+            if item.kind == "goal":
+                self._ids[item.key] = "goal"
+            else:
+                self._count[item.kind] += 1
+                self._ids[item.key] = f"{item.kind[0]}{self._count[item.kind]}"
+        return self._ids[item.key]
+
+    def map(self, items: Sequence[CheckItem]) -> dict[str, str]:
+        return {item.key: self.of(item) for item in items}
+
+    @staticmethod
+    def fallback(items: Sequence[CheckItem], item: CheckItem) -> str:
+        """The id ``item`` gets in a request listing ``items`` when no run assigned ids."""
+        ids = ItemIds()
+        return ids.map(items)[item.key]
+
+
+def apply_rules(item: CheckItem, verdict: ModelVerdict | None, unmatched: Sequence[str] = ()) -> Assessment:
+    """Before grounding: no verdict for the item → inconclusive ([E12]), naming what the reply named instead.
+    Whether a verdict stands is decided by its citations (grounded by the engine), never by its wording."""
     if verdict is None:
-        return Assessment(item, "inconclusive", "", reason="the checker gave no verdict for this item")
-    if why := undermined(item.text, verdict.status, verdict.evidence):
-        return Assessment(item, "inconclusive", verdict.evidence, verdict.suggestion, claim=verdict.citation,
-                          reason=why)
-    return Assessment(item, verdict.status, verdict.evidence, verdict.suggestion, claim=verdict.citation)
+        named = f" (its reply named {', '.join(repr(n) for n in unmatched)}, which is no listed item)" \
+            if unmatched else ""
+        return Assessment(item, "inconclusive", "", reason=broken("E12", "the checker gave no verdict for this "
+                                                                        f"item{named}"))
+    return Assessment(item, verdict.status, verdict.evidence, verdict.suggestion, claims=tuple(verdict.citations))
 
 
 def conflicting(item: CheckItem, verdicts: Sequence[ModelVerdict]) -> list[Assessment]:
-    """Verdicts that disagree on one item in one reply: every one of them is kept, as inconclusive. A
-    verdict the checker's own words take away disagrees with one that stands, whatever their status."""
-    said = " vs ".join(f"{v.status} (taken back by its own words)"
-                       if undermined(item.text, v.status, v.evidence) else v.status for v in verdicts)
-    return [Assessment(item, "inconclusive", v.evidence,
-                       reason=f"conflicting verdicts in one reply ({said}); this one said {v.status}",
-                       claim=v.citation) for v in verdicts]
+    """Verdicts that disagree on one item in one reply: every one of them is kept, as inconclusive."""
+    said = " vs ".join(v.status for v in verdicts)
+    return [Assessment(item, "inconclusive", v.evidence, claims=tuple(v.citations),
+                       reason=broken("E12", f"conflicting verdicts in one reply ({said}); this one said "
+                                            f"{v.status}")) for v in verdicts]
 
 
 def may_proceed(verdicts: Sequence[CheckVerdict]) -> bool:
@@ -138,40 +174,51 @@ def may_proceed(verdicts: Sequence[CheckVerdict]) -> bool:
     return not any(v.kind == "verify" and v.status == "failed" for v in verdicts)
 
 
+_PREFIX = re.compile(r"^\s*(?:[-*]\s*)?(?:\[(?P<id>[\w-]+)\]\s*)?(?:(?P<kind>goal|verify|assert_?)(?:@end)?\s*:\s*)?",
+                     re.IGNORECASE)
+
+
 def _norm(text: str) -> str:
-    return " ".join(text.split()).casefold()
+    return " ".join(text.strip().strip("\"'`“”‘’").rstrip(".").split()).casefold()
 
 
-def match_verdicts(items: Sequence[CheckItem], verdicts: Sequence[ModelVerdict]) -> list[Assessment]:
-    """Pair model verdicts with items by verbatim text (whitespace/case-insensitive), then apply the rules.
+def named_item(name: str, items: Sequence[CheckItem], ids: Mapping[str, str]) -> CheckItem | None:
+    """The item a verdict names: by its id ("v1", "[v1]"), or by its text as the request lists it (with or
+    without the ``[id] kind:`` prefix; case, spacing and quotes folded)."""
+    by_id = {ids[i.key].casefold(): i for i in items if i.key in ids}
+    wanted = _norm(name)
+    if wanted.strip("[]") in by_id:
+        return by_id[wanted.strip("[]")]
+    prefix = _PREFIX.match(name)
+    rest = _norm(name[prefix.end():]) if prefix else wanted
+    if prefix and prefix.group("id") and prefix.group("id").casefold() in by_id and not rest:
+        return by_id[prefix.group("id").casefold()]
+    return next((i for i in items if _norm(i.text) in (rest, wanted)), None)
 
-    Several verdicts for one item that disagree (on the status, or because the checker's own words take
-    one of them away) are all recorded, each inconclusive; a repeated verdict that agrees counts once (the
-    first).
-    """
-    by_text: dict[str, list[ModelVerdict]] = {}
+
+def match_verdicts(
+    items: Sequence[CheckItem], verdicts: Sequence[ModelVerdict], ids: Mapping[str, str] | None = None,
+) -> tuple[list[Assessment], tuple[str, ...]]:
+    """Pair verdicts with items (``named_item``) and apply the rules; returns the assessments and what
+    verdicts named that is no listed item. Several verdicts for one item that disagree are all recorded,
+    each inconclusive; a repeated verdict that agrees counts once (the first)."""
+    ids = ids if ids is not None else ItemIds().map(items)
+    said: dict[str, list[ModelVerdict]] = {}
+    unmatched: list[str] = []
     for verdict in verdicts:
-        by_text.setdefault(_norm(verdict.item), []).append(verdict)
+        item = named_item(verdict.item, items, ids)
+        if item is None:
+            unmatched.append(verdict.item)
+        else:
+            said.setdefault(item.key, []).append(verdict)
     assessments: list[Assessment] = []
     for item in items:
-        said = by_text.get(_norm(item.text), [])
-        assessed = [apply_rules(item, v) for v in said] or [apply_rules(item, None)]
-        if len(said) > 1 and len({v.status for v in said} | {a.status for a in assessed}) > 1:
-            assessments += conflicting(item, said)
+        given = said.get(item.key, [])
+        if len({v.status for v in given}) > 1:
+            assessments += conflicting(item, given)
         else:
-            assessments.append(assessed[0])
-    return assessments
-
-
-def _element_line(e: UIElement) -> str:
-    parts = [f"[{e.index}]", "ocr-text" if e.source == "ocr" else e.class_name.rpartition(".")[2] or "View"]
-    parts += [repr(e.text)] if e.text else []
-    parts += [f"desc={e.content_desc!r}"] if e.content_desc and e.content_desc != e.text else []
-    parts += [f"id={e.resource_id.rpartition(':id/')[2]}"] if e.resource_id else []
-    parts += [f"checked={'true' if e.checked else 'false'}"] if e.checkable else []
-    parts += ["selected=true"] if e.selected else []
-    parts += ["enabled=false"] if not e.enabled else []
-    return " ".join(parts)
+            assessments.append(apply_rules(item, given[0] if given else None, unmatched))
+    return assessments, tuple(unmatched)
 
 
 def screen_label(screen: EvidenceScreen) -> str:
@@ -180,19 +227,27 @@ def screen_label(screen: EvidenceScreen) -> str:
 
 
 def screen_listing(screen: EvidenceScreen) -> str:
-    """A recorded screen's citable elements, one per line, by the index a citation uses."""
-    lines = [_element_line(e) for e in screen.view.elements]
-    body = "\n".join(f"  {line}" for line in lines) if lines else "  (no text recorded for this screen)"
-    return f"{screen_label(screen)} ({screen.view.foreground or 'app ?'}):\n{body}"
+    """A recorded screen's citable elements, one per line, by the index a citation uses (the same listing
+    the operator reads)."""
+    return listing(screen.view, screen_label(screen))
 
 
-def _items_text(items: Sequence[CheckItem], judged_at: Mapping[str, int]) -> str:
+def _items_text(request: CheckRequest) -> str:
     def line(i: CheckItem) -> str:
         visual = " (visual judgement of a screenshot accepted)" if i.visual else ""
-        held = f" (judged at step {judged_at[i.key]})" if i.key in judged_at else ""
-        return f"- {i.kind}{'@end' if i.when == 'end' and i.kind != 'goal' else ''}: {i.text}{visual}{held}"
+        held = f" (judged at step {request.judged_at[i.key]})" if i.key in request.judged_at else ""
+        end = "@end" if i.when == "end" and i.kind != "goal" else ""
+        return f"- [{request.id_of(i)}] {i.kind}{end}: {i.text}{visual}{held}"
 
-    return "\n".join(line(i) for i in items)
+    return "\n".join(line(i) for i in request.items)
+
+
+def rules_for(request: CheckRequest, *, typed: bool) -> tuple[Rule, ...]:
+    """The rules of evidence a request states and is held to (from its entry and its items)."""
+    from pytest_artemis.checking.facts import about_absence
+
+    return active(request.entry, (i.kind for i in request.items),
+                  absence=any(about_absence(i.text) for i in request.items), typed=typed)
 
 
 class Checker:
@@ -210,14 +265,18 @@ class Checker:
         return checker_tools(entry, probes=self._probes is not None)
 
     def messages(self, request: CheckRequest) -> list[ChatMessage]:
-        """The opening messages of a judgement (system prompt assembled for the entry and items)."""
+        """The opening messages of a judgement (system prompt assembled for the entry, items and rules)."""
+        from pytest_artemis.checking.facts import about_absence
+
         tools = self.tools(request.entry)
-        system = checker_system(request.items, entry=request.entry, tool_docs=[t.doc for t in tools],
-                                probes=self._probes, held=bool(request.judged_at))
+        system = checker_system(
+            request.rules or rules_for(request, typed=True), entry=request.entry,
+            kinds={i.kind for i in request.items}, tool_docs=[t.doc for t in tools], probes=self._probes,
+            held=bool(request.judged_at), absence=any(about_absence(i.text) for i in request.items))
         user = join(
             f"Original goal: {request.goal}",
             f"Plan:\n{request.plan}" if request.plan else "",
-            f"Items to judge:\n{_items_text(request.items, request.judged_at)}",
+            f"Items to judge:\n{_items_text(request)}",
             "Recorded steps:\n" + "\n".join(request.history) if request.history else "",
             "Recorded screens you may cite:\n" + "\n".join(screen_listing(s) for s in request.screens)
             if request.screens else "",
@@ -229,13 +288,15 @@ class Checker:
         """Ask the checker, serving its tool requests, until it returns verdicts or the rounds run out."""
         messages = self.messages(request)
         allowed = {t.name for t in self.tools(request.entry)}
+        ids = {item.key: request.id_of(item) for item in request.items}
         context = RequestContext(goal=request.goal, plan=request.plan, screen=request.screen,
                                  checks=request.items, history=request.history, turn=request.turn,
                                  entry=request.entry, screens=request.screens,
-                                 judged_at=dict(request.judged_at))
+                                 judged_at=dict(request.judged_at), ids=ids)
+        schema = report_schema(tuple(ids[i.key] for i in request.items))
         report = CheckReport()
         for round_no in range(1, self._max_iterations + 1):
-            reply = await self._model.complete("checker", messages, CheckReport, context=context,
+            reply = await self._model.complete("checker", messages, schema, context=context,
                                                calls=self._calls)
             report = reply.value
             if report.verdicts or not report.requests or round_no == self._max_iterations:
@@ -243,9 +304,9 @@ class Checker:
             answer, images = await _serve(report.requests, allowed, evidence)
             messages += [ChatMessage("assistant", report.model_dump_json()),
                          ChatMessage("user", answer, tuple(images))]
-        assessments = tuple(match_verdicts(request.items, report.verdicts))
+        assessments, unmatched = match_verdicts(request.items, report.verdicts, ids)
         unmet = tuple(report.unmet_subgoals) if request.entry == "final" else ()
-        return CheckerResult(assessments, unmet)
+        return CheckerResult(tuple(assessments), unmet, unmatched)
 
 
 async def _serve(

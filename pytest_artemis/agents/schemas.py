@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from functools import lru_cache
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, create_model, model_validator
 
 from pytest_artemis.contracts import Action, ProbeSpec, ScreenWhich
 from pytest_artemis.contracts._base import Contract
@@ -39,14 +40,14 @@ class ToolRequest(Contract):
 
 
 class CitationClaim(Contract):
-    """What a checker cites for a verdict; the harness checks it against the recorded artifacts.
+    """One thing a checker cites for a verdict; the harness checks it against the recorded artifacts.
 
-    ``step`` and ``screen`` name a recorded screen (``pre``/``post`` the step's actions, or ``final``:
-    the screen at the final check, which needs no step). Then one of: ``quote`` (on-screen text, matched
-    after normalising case, spacing and punctuation), ``element`` (its index in that screen's listing)
-    with the ``attribute`` the verdict relies on (``checked=true``, ``text=7:30 AM``) or a ``quote`` of
-    its text, ``probe`` (a probe kind this judgement ran, with a ``quote`` of its output), or ``visual``
-    (a judgement of the screenshot itself, accepted only for checks declared ``visual=True``).
+    A recorded screen: ``step`` and ``screen`` (``pre``/``post`` that step's actions, or ``final``: the
+    screen at the final check, which needs no step), then a ``quote`` of its text, or an ``element`` (its
+    index in that screen's listing) with the ``attribute`` the verdict relies on (``checked=true``,
+    ``text=7:30 AM``) or a ``quote`` of its text. A probe: ``probe`` (a probe kind run in this judgement)
+    with a ``quote`` of its output (no step or screen). ``visual``: a judgement of the screenshot itself,
+    accepted only for items declared visual.
     """
 
     step: int | None = Field(default=None, ge=1)
@@ -59,17 +60,31 @@ class CitationClaim(Contract):
 
 
 class ModelVerdict(Contract):
-    """The checker's verdict on one item, quoted verbatim, with the evidence it cites.
+    """The checker's verdict on one item (named by its id, or by its text), with the evidence it cites.
 
-    A ``passed`` or ``failed`` verdict counts only with a ``citation`` the harness finds in the recorded
-    artifacts; otherwise it is recorded ``inconclusive`` with the reason.
+    A ``passed`` or ``failed`` verdict counts only with ``citations`` the harness finds in the recorded
+    artifacts and that hold by the rules of evidence; otherwise it is recorded ``inconclusive`` with the
+    rule it broke. One citation per fact the item states. (``citation=`` takes a single one, as a
+    shorthand for scripted checkers.)
     """
 
     item: str
     status: Literal["passed", "failed", "inconclusive"]
     evidence: str = ""
     suggestion: str = ""
-    citation: CitationClaim | None = None
+    citations: list[CitationClaim] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_citation(cls, data: Any) -> Any:
+        """``citation`` (one, or null) is read as ``citations``; a reply that gives both is refused."""
+        if isinstance(data, dict) and "citation" in data:
+            data = dict(data)
+            one = data.pop("citation")
+            if data.get("citations"):
+                raise ValueError("give `citations` (a list), not both `citation` and `citations`")
+            data["citations"] = [] if one is None else [one]
+        return data
 
 
 class CheckReport(Contract):
@@ -83,3 +98,17 @@ class CheckReport(Contract):
     """Evidence to fetch before judging; leave empty when the verdicts are final."""
     unmet_subgoals: list[str] = Field(default_factory=list)
     """Final entry only: plan subgoals (verbatim) the final state does not meet for the original goal."""
+
+
+@lru_cache(maxsize=256)
+def report_schema(ids: tuple[str, ...]) -> type[CheckReport]:
+    """``CheckReport`` whose JSON schema (what a model is sent) names the items it may answer by id: a
+    provider that enforces schemas cannot reference an item the request does not list. Validation takes any
+    text, so a reply naming an item otherwise is still read (and one naming none is recorded, not lost)."""
+    verdict = create_model(
+        "ModelVerdict", __base__=ModelVerdict, __doc__=ModelVerdict.__doc__,
+        item=(str, Field(description="the id of the item this verdict judges, as listed",
+                         json_schema_extra={"enum": list(ids)})),
+    )
+    return create_model("CheckReport", __base__=CheckReport, __doc__=CheckReport.__doc__,
+                        verdicts=(list[verdict], Field(default_factory=list)))  # type: ignore[valid-type]

@@ -16,7 +16,8 @@ from pytest_artemis.engine.state import RunProgress, RunServices
 from pytest_artemis.models import ImagePart
 from pytest_artemis.store.journal import SCREENS_DIR
 
-from .grounding import ProbeOutput, Window
+from .grounding import Window
+from .history import ProbeOutput
 
 
 async def final_screen(svc: RunServices) -> tuple[EvidenceScreen, ImagePart]:
@@ -81,7 +82,7 @@ class RunEvidence:
         except ProbeRefused as exc:
             return f"refused: {exc}"
         unreadable = result.parsed.reason if isinstance(result.parsed, Unreadable) else ""
-        self.probes.append(ProbeOutput(spec.kind, result.raw, unreadable, acted=acted))
+        self.probes.append(ProbeOutput(spec.kind, result.raw, unreadable, acted=acted, params=dict(spec.params)))
         note = f"; unreadable ({unreadable}): not evidence" if unreadable else ""
         return f"exit {result.exit_code}; argv {' '.join(result.argv)}{note}\n{result.raw[:4000]}"
 

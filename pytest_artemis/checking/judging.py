@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from pytest_artemis.agents.checker import Assessment, Checker, CheckRequest, Entry
+from pytest_artemis.agents.checker import Assessment, Checker, CheckRequest, Entry, rules_for
 from pytest_artemis.contracts import (
     ArtemisError,
     CheckItem,
@@ -24,8 +24,9 @@ from pytest_artemis.probes import run_probe_check
 
 from .checkpoints import Attempt, AttemptRunner
 from .evidence import RunEvidence
+from .facts import Fact
 from .folding import foldable
-from .grounding import Window, ground
+from .grounding import Evidence, Window, ground
 from .verdicts import blanket, make_verdict
 
 ATTEMPT_GRACE_S = 5.0
@@ -48,7 +49,8 @@ async def probe_verdict(
         item, status=status, evidence=judgement.evidence, source="probe", attempt_id=attempt_id,
         checkpoint_id=checkpoint_id, anchor_step=anchor_step, started_at=started,
         reason=vacuous_reason or reason, vacuous=svc.vacuity.is_vacuous(item, judgement),
-        suggestion=f"expected: {item.probe.description or item.text}", citation=citation,
+        suggestion=f"expected: {item.probe.description or item.text}",
+        citations=(citation,) if citation is not None else (),
     )
 
 
@@ -83,6 +85,11 @@ def checker_for(svc: RunServices) -> Checker:
                    max_iterations=svc.config.checker_max_iterations)
 
 
+Judged = tuple[list[CheckVerdict], tuple[str, ...], dict[str, tuple[Fact, ...]]]
+"""A judgement's verdicts, the subgoals it names unmet (final entry), and the goal's facts its citations
+left to this run's probe checks (by item key)."""
+
+
 async def model_verdicts(
     svc: RunServices, run: RunProgress,
     items: Sequence[CheckItem],
@@ -98,10 +105,10 @@ async def model_verdicts(
     note: str = "",
     plan_text: str | None = None,
     placements: Mapping[str, Placement] | None = None,
-) -> tuple[list[CheckVerdict], tuple[str, ...]]:
-    """One checker judgement of ``items``, every passed/failed verdict grounded against the recorded
-    artifacts inside ``window`` (an item with a ``placements`` entry: inside its own window, recorded under
-    its own attempt); returns the verdicts and (final entry) unmet subgoals."""
+) -> Judged:
+    """One checker judgement of ``items``, every passed/failed verdict grounded by the rules of evidence
+    against the recorded artifacts inside ``window`` (an item with a ``placements`` entry: inside its own
+    window, recorded under its own attempt)."""
     started = time.time()
     entry: Entry = "final" if window.final else "checkpoint"
     placements = placements or {}
@@ -111,7 +118,9 @@ async def model_verdicts(
         items=tuple(items), history=history, images=images, screen=screen, turn=len(run.steps), note=note,
         screens=screens, judged_at={key: p.anchor_step for key, p in placements.items()
                                     if p.anchor_step is not None},
+        ids=svc.item_ids.map(items),
     )
+    request = replace(request, rules=rules_for(request, typed=bool(window.typed)))
     timeout = svc.config.check_timeout_s
     prefix = "final check " if entry == "final" else ""
     evidence = RunEvidence(svc, run, window)
@@ -119,13 +128,21 @@ async def model_verdicts(
         async with asyncio.timeout(timeout):
             result = await checker_for(svc).assess(request, evidence)
     except TimeoutError:
-        return _fail_open_placed(items, f"{prefix}timeout after {timeout:g}s", here, placements, started), ()
+        return _fail_open_placed(items, f"{prefix}timeout after {timeout:g}s", here, placements, started), (), {}
     except ArtemisError as exc:  # fail-open: the device or provider failing lets the run go on, inconclusive
         reason = f"{prefix or 'checker '}error: {type(exc).__name__}: {exc}"[:500]
-        return _fail_open_placed(items, reason, here, placements, started), ()
-    verdicts = [await _grounded(svc, j, placements.get(j.item.key, here), evidence, started=started)
-                for j in result.assessments]
-    return verdicts, result.unmet_subgoals
+        return _fail_open_placed(items, reason, here, placements, started), (), {}
+    if result.unmatched:
+        svc.journal.append_event("checker_unmatched_verdicts", attempt=attempt_id, named=list(result.unmatched))
+    verdicts: list[CheckVerdict] = []
+    pending: dict[str, tuple[Fact, ...]] = {}
+    for judged in result.assessments:
+        verdict, left = await _grounded(svc, run, judged, placements.get(judged.item.key, here), evidence,
+                                        started=started)
+        verdicts.append(verdict)
+        if left:
+            pending[judged.item.key] = left
+    return verdicts, result.unmet_subgoals, pending
 
 
 def _fail_open_placed(
@@ -140,23 +157,27 @@ def _fail_open_placed(
 
 
 async def _grounded(
-    svc: RunServices, assessment: Assessment, placement: Placement, evidence: RunEvidence, *, started: float,
-) -> CheckVerdict:
-    """The ledger entry of one assessment: a passed/failed verdict stands only on a citation found in its
-    placement's window."""
+    svc: RunServices, run: RunProgress, assessment: Assessment, placement: Placement, evidence: RunEvidence, *,
+    started: float,
+) -> tuple[CheckVerdict, tuple[Fact, ...]]:
+    """The ledger entry of one assessment: a passed/failed verdict stands only on citations that hold by
+    the rules of evidence in its placement's window; and the goal's facts left to the run's probe checks."""
     status, reason = assessment.status, assessment.reason
-    citation = None
-    if assessment.claim is not None or status in ("passed", "failed"):
-        citation, why = await asyncio.to_thread(ground, assessment.claim, assessment.item, placement.window,
-                                                svc.screens, tuple(evidence.probes),
-                                                passed=status == "passed")
-        if why and status in ("passed", "failed"):
-            status, reason = "inconclusive", f"{assessment.status}, but not grounded: {why}"
-    return make_verdict(
+    grounded = None
+    if assessment.claims or status in ("passed", "failed"):
+        seen = Evidence(svc.screens, tuple(evidence.probes), run.baseline)
+        grounded = await asyncio.to_thread(ground, assessment.claims, assessment.item, placement.window, seen,
+                                           passed=status == "passed")
+        if grounded.why and status in ("passed", "failed"):
+            status, reason = "inconclusive", f"{assessment.status}, but {grounded.why}"
+    verdict = make_verdict(
         assessment.item, status=status, evidence=assessment.evidence, suggestion=assessment.suggestion,
         reason=reason, source="model", attempt_id=placement.attempt_id, checkpoint_id=placement.checkpoint_id,
-        anchor_step=placement.anchor_step, started_at=started, citation=citation,
+        anchor_step=placement.anchor_step, started_at=started,
+        citations=grounded.citations if grounded is not None else (),
     )
+    left = grounded.pending if grounded is not None and status == "passed" else ()
+    return verdict, left
 
 
 async def judge_history(
@@ -180,7 +201,7 @@ async def judge_history(
     elif model_items:
         window = Window.over(run.steps[:anchor], anchor=anchor)
         history, images, caption, screens = await RunEvidence(svc, run, window).anchored(anchor)
-        judged, _ = await model_verdicts(
+        judged, _, _ = await model_verdicts(
             svc, run, model_items, window=window, attempt_id=attempt_id, checkpoint_id=checkpoint_id,
             anchor_step=anchor, history=history, images=images, screens=screens, note=caption,
             plan_text=plan_text,

@@ -1,36 +1,110 @@
-"""A citation resolved on one recorded screen: the element or quote it names, its attribute, and whether
-what it shows is the agent's own input or a text that says the opposite."""
+"""A citation resolved on one recorded screen: the elements it names (its element, or every element holding
+its quote), whether the attribute it relies on holds there, and whether what it names is the agent's own
+typing ([E2] found, [E9] not own input, [E11] visual)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pytest_artemis.agents.schemas import CitationClaim
 from pytest_artemis.contracts import CheckItem, Citation, ScreenView, UIElement
 
-from .wording import contains, negated, normalise
+from .rules import broken
+from .terms import contains, normalise
 
 _BOOL = {"true": True, "on": True, "yes": True, "1": True,
          "false": False, "off": False, "no": False, "0": False}
 FLAGS = {"checked": "checked", "selected": "selected", "enabled": "enabled", "focused": "focused",
-          "clickable": "clickable", "checkable": "checkable", "scrollable": "scrollable",
-          "long-clickable": "long_clickable", "focusable": "focusable", "password": "password"}
-_SHOWN_TEXTS = ("text", "content-desc", "content_desc", "desc", "label")
-_TEXTS = {"text": "text", "content-desc": "content_desc", "desc": "content_desc",
-          "resource-id": "resource_id",
+         "clickable": "clickable", "checkable": "checkable", "scrollable": "scrollable",
+         "long-clickable": "long_clickable", "focusable": "focusable", "password": "password"}
+_TEXTS = {"text": "text", "content-desc": "content_desc", "desc": "content_desc", "resource-id": "resource_id",
           "id": "resource_id", "label": "label"}
-
-
-def contrary(text: str, quote: str, item: CheckItem | None) -> str:
-    """Why ``quote`` of ``text`` cannot show a pass of ``item`` ('' when it may, or no pass is claimed)."""
-    word = negated(text, quote, item) if item is not None and quote else ""
-    if not word:
-        return ""
-    shown = next((line.strip() for line in text.splitlines() if contains(line, quote)), text)[:120]
-    return f"quoted {quote!r} is part of {shown!r}, which says {word!r}: that is no evidence of a pass"
-
-
 _EDITABLE = ("EditText", "AutoCompleteTextView", "SearchView", "SearchAutoComplete")
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A claim found on one screen: the citation as found, and the elements it names there."""
+
+    citation: Citation
+    elements: tuple[UIElement, ...]
+
+
+def where(claim: CitationClaim | Citation) -> str:
+    """The cited screen in words ("step 3 post-screen", "the final screen")."""
+    return "the final screen" if claim.screen == "final" else f"step {claim.step} {claim.screen}-screen"
+
+
+def resolve(
+    claim: CitationClaim, item: CheckItem, view: ScreenView, typed: Sequence[str] = ()
+) -> tuple[Resolved | None, str]:
+    """The claim resolved on ``view``, or why it is not there."""
+    if claim.element is not None:
+        found, why = _by_element(claim, view, typed)
+    elif claim.quote and len(normalise(claim.quote)) >= 2:
+        found, why = _by_quote(claim, view, typed)
+    elif claim.quote:
+        found, why = None, broken("E2", f"quote {claim.quote!r} is too short to identify anything")
+    elif claim.visual:
+        found, why = None, ""
+    else:
+        found, why = None, broken("E2", "the citation names a screen but no quote, element or probe")
+    if found is None and claim.visual:
+        if item.visual and view.screenshot is not None:
+            return Resolved(found_on(claim, view, None, visual=True), ()), ""
+        return None, broken("E11", "a visual judgement counts only for checks declared visual=True")
+    return found, why
+
+
+def _by_element(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) -> tuple[Resolved | None, str]:
+    element = next((e for e in view.elements if e.index == claim.element), None)
+    if element is None:
+        return None, broken("E2", f"element [{claim.element}] is not on {where(claim)} "
+                                  f"({len(view.elements)} elements)")
+    if not claim.attribute and not claim.quote:
+        return None, broken("E2", f"element [{claim.element}] cited without the attribute or text the "
+                                  "verdict relies on")
+    if claim.attribute and (why := _attribute_holds(element, claim.attribute)):
+        return None, broken("E2", f"element [{claim.element}] on {where(claim)} does not show "
+                                  f"{claim.attribute!r}: {why}")
+    if claim.quote and not contains(element.label, claim.quote):
+        return None, broken("E2", f"quoted {claim.quote!r} not found in element [{claim.element}] on "
+                                  f"{where(claim)} (it reads {element.label!r})")
+    if why := _own_input(element, view, claim.quote or element.label, typed):
+        return None, broken("E9", f"element [{claim.element}] on {where(claim)}: {why}")
+    return Resolved(found_on(claim, view, element), (element,)), ""
+
+
+def _by_quote(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) -> tuple[Resolved | None, str]:
+    holding = [e for e in view.elements if contains(e.label, claim.quote)]
+    if not holding:
+        sources = "hierarchy and OCR text" if any(e.source == "ocr" for e in view.elements) else "text"
+        return None, broken("E2", f"quoted {claim.quote!r} not found in {where(claim)} {sources}")
+    theirs = [e for e in holding if not _own_input(e, view, claim.quote, typed)]
+    if not theirs:
+        return None, broken("E9", f"on {where(claim)}, {_own_input(holding[0], view, claim.quote, typed)}")
+    return Resolved(found_on(claim, view, theirs[0]), tuple(theirs)), ""
+
+
+def _attribute_holds(element: UIElement, attribute: str) -> str:
+    """Empty when ``name=value`` holds for the element, else why not."""
+    name, sep, value = attribute.partition("=")
+    name, value = name.strip().casefold().replace("_", "-"), value.strip()
+    if not sep or not name:
+        return f"attribute {attribute!r} is not name=value"
+    if name in FLAGS:
+        wanted = _BOOL.get(value.casefold())
+        if wanted is None:
+            return f"attribute {attribute!r} needs true or false"
+        if name == "checked" and not element.checkable:  # its checked=false would hold of any text
+            return "it is not checkable: it has no checked state"
+        actual = bool(getattr(element, FLAGS[name]))
+        return "" if actual == wanted else f"it is {name}={'true' if actual else 'false'}"
+    if name in _TEXTS:
+        actual_text = element.label if name == "label" else str(getattr(element, _TEXTS[name]))
+        return "" if value and contains(actual_text, value) else f"its {name} is {actual_text!r}"
+    return f"unknown attribute {name!r} (use text, content-desc, resource-id, checked, selected, enabled, …)"
 
 
 def _editable(element: UIElement, view: ScreenView) -> bool:
@@ -56,110 +130,21 @@ def _own_input(element: UIElement, view: ScreenView, text: str, typed_texts: Seq
                                      f"({typed!r}): the agent's own input is not evidence")
 
 
-def _bounds(e: UIElement) -> tuple[int, int, int, int]:
-    b = e.bounds
-    return (b.left, b.top, b.right, b.bottom)
-
-
-def where(claim: CitationClaim) -> str:
-    """The cited screen in words ("step 3 post-screen", "the final screen")."""
-    return "the final screen" if claim.screen == "final" else f"step {claim.step} {claim.screen}-screen"
-
-
 def found_on(
     claim: CitationClaim, view: ScreenView, element: UIElement | None, *, visual: bool = False
 ) -> Citation:
     """The claim as a found citation on ``view`` (in ``element``, or in the screenshot itself)."""
+    bounds = None if element is None else (element.bounds.left, element.bounds.top, element.bounds.right,
+                                           element.bounds.bottom)
     return Citation(step=claim.step, screen=claim.screen, quote=claim.quote, element=claim.element,
                     attribute=claim.attribute, visual=visual, found=True,
                     found_in="screenshot" if visual or element is None else element.source,
-                    screenshot=view.screenshot, bounds=_bounds(element) if element is not None else None)
-
-
-def _attribute_holds(element: UIElement, attribute: str) -> str:
-    """Empty when ``name=value`` holds for the element, else why not."""
-    name, sep, value = attribute.partition("=")
-    name, value = name.strip().casefold().replace("_", "-"), value.strip()
-    if not sep or not name:
-        return f"attribute {attribute!r} is not name=value"
-    if name in FLAGS:
-        wanted = _BOOL.get(value.casefold())
-        if wanted is None:
-            return f"attribute {attribute!r} needs true or false"
-        if name == "checked" and not element.checkable:  # its checked=false would hold of any text
-            return "it is not checkable: it has no checked state"
-        actual = bool(getattr(element, FLAGS[name]))
-        return "" if actual == wanted else f"it is {name}={'true' if actual else 'false'}"
-    if name in _TEXTS:
-        actual_text = element.label if name == "label" else str(getattr(element, _TEXTS[name]))
-        return "" if value and contains(actual_text, value) else f"its {name} is {actual_text!r}"
-    return f"unknown attribute {name!r} (use text, content-desc, resource-id, checked, selected, enabled, …)"
-
-
-def _by_element(
-    claim: CitationClaim, view: ScreenView, typed: Sequence[str], passing: CheckItem | None
-) -> tuple[Citation | None, str]:
-    element = next((e for e in view.elements if e.index == claim.element), None)
-    if element is None:
-        return None, f"element [{claim.element}] is not on {where(claim)} ({len(view.elements)} elements)"
-    if not claim.attribute and not claim.quote:
-        return None, f"element [{claim.element}] cited without the attribute or text the verdict relies on"
-    if claim.attribute and (why := _attribute_holds(element, claim.attribute)):
-        return None, f"element [{claim.element}] on {where(claim)} does not show {claim.attribute!r}: {why}"
-    if claim.quote and not contains(element.label, claim.quote):
-        return None, (f"quoted {claim.quote!r} not found in element [{claim.element}] on {where(claim)} "
-                      f"(it reads {element.label!r})")
-    if why := _own_input(element, view, claim.quote or element.label, typed):
-        return None, f"element [{claim.element}] on {where(claim)}: {why}"
-    name, _, value = claim.attribute.partition("=")
-    quoted = claim.quote or (value.strip() if name.strip().casefold() in _SHOWN_TEXTS else "")
-    if why := contrary(element.label, quoted, passing):
-        return None, f"element [{claim.element}] on {where(claim)}: {why}"
-    return found_on(claim, view, element), ""
-
-
-def _by_quote(
-    claim: CitationClaim, view: ScreenView, typed: Sequence[str], passing: CheckItem | None
-) -> tuple[Citation | None, str]:
-    unfit = ""
-    for element in (e for e in view.elements if contains(e.label, claim.quote)):
-        why = _own_input(element, view, claim.quote, typed) or contrary(element.label, claim.quote, passing)
-        if not why:
-            return found_on(claim, view, element), ""
-        unfit = unfit or why
-    if unfit:
-        return None, f"on {where(claim)}, {unfit}"
-    sources = "hierarchy and OCR text" if any(e.source == "ocr" for e in view.elements) else "text"
-    return None, f"quoted {claim.quote!r} not found in {where(claim)} {sources}"
-
-
-def on_view(
-    claim: CitationClaim, item: CheckItem, view: ScreenView, typed: Sequence[str] = (), *, passed: bool = True
-) -> tuple[Citation | None, str]:
-    """The claim resolved on one recorded screen: the citation found there, or why it is not."""
-    passing = item if passed else None
-    if claim.element is not None:
-        found, why = _by_element(claim, view, typed, passing)
-    elif claim.quote and len(normalise(claim.quote)) >= 2:
-        found, why = _by_quote(claim, view, typed, passing)
-    elif claim.quote:
-        found, why = None, f"quote {claim.quote!r} is too short to identify anything"
-    else:
-        found, why = None, "the citation names a screen but no quote, element or probe"
-    if found is None and claim.visual and item.visual and view.screenshot is not None:
-        return found_on(claim, view, None, visual=True), ""
-    if found is None and claim.visual and not item.visual:
-        why += "; a visual judgement counts only for checks declared visual=True"
-    return found, why
-
-
-def row(view: ScreenView, element: UIElement) -> tuple[str, ...]:
-    """The labels shown on ``element``'s row (other elements whose vertical centre lies within it)."""
-    top, bottom = element.bounds.top, element.bounds.bottom
-    return tuple(sorted(normalise(e.label) for e in view.elements
-                        if e.index != element.index and e.label and top <= e.center[1] < bottom))
+                    screenshot=view.screenshot, bounds=bounds)
 
 
 def identity(view: ScreenView, element: UIElement) -> tuple[str, str, tuple[str, ...]]:
     """What makes an element the same one on another screen: its class, id and the labels on its row."""
-    return element.class_name, element.resource_id, row(view, element)
+    top, bottom = element.bounds.top, element.bounds.bottom
+    row = tuple(sorted(normalise(e.label) for e in view.elements
+                       if e.index != element.index and e.label and top <= e.center[1] < bottom))
+    return element.class_name, element.resource_id, row

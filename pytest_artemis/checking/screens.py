@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from pytest_artemis.contracts import EvidenceScreen, ScreenView, ScreenWhich, UIElement
 from pytest_artemis.device.ocr import fuse_ocr
+from pytest_artemis.device.ocr_cache import CachedOcr
 from pytest_artemis.store.journal import SCREENS_DIR
 
 if TYPE_CHECKING:
@@ -55,6 +56,37 @@ class RecordedScreens:
         """The final screens, newest first (blocking: may run OCR once each)."""
         return tuple(self._complete(e) for e in reversed(self._finals))
 
+    def hierarchy(self, step: int, which: ScreenWhich) -> ScreenView | None:
+        """A step's screen as its hierarchy recorded it (no OCR is run for it)."""
+        entry = self._entries.get((step, which))
+        return None if entry is None else _without_ocr(entry.view)
+
+    def timeline(self) -> list[tuple[float, str, ScreenView]]:
+        """Every recorded screen as its hierarchy showed it, oldest first: (moment, where, view), step n's
+        pre-screen at ``2n - 1``, its post-screen at ``2n``, the final screens last."""
+        with self._lock:
+            entries = sorted(self._entries.items())
+            finals = list(self._finals)
+        steps = [(2 * step - (1 if which == "pre" else 0), f"step {step} {which}-screen", _without_ocr(e.view))
+                 for (step, which), e in entries]
+        last = max((m for m, _, _ in steps), default=0)
+        return [*((float(m), w, v) for m, w, v in steps),
+                *((float(last + 1 + i), "the final screen", _without_ocr(e.view)) for i, e in enumerate(finals))]
+
+    def verified(self, view: ScreenView) -> ScreenView:
+        """``view`` with its OCR text read again in this run when the reading it holds came from the disk
+        cache: a kept reading says what the pixels were once read as, and a file can be edited."""
+        if not isinstance(self.ocr, CachedOcr) or view.screenshot is None or self.ocr.vouches(view.screenshot):
+            return view
+        path = self.run_dir / SCREENS_DIR / f"{view.screenshot}.png"
+        words = self.ocr.reread(path.read_bytes()) if path.exists() else []
+        fresh = view.model_copy(update={"elements": fuse_ocr(_without_ocr(view).elements, words)})
+        with self._lock:
+            for entry in (*self._entries.values(), *self._finals):
+                if entry.view.screenshot == view.screenshot and entry.ocr_done:
+                    entry.view = fresh
+        return fresh
+
     def evidence(self, step: int | None, which: ScreenWhich) -> EvidenceScreen | None:
         """One citable screen as the checker is shown it (``final``: the newest final screen)."""
         if which == "final":
@@ -77,6 +109,12 @@ class RecordedScreens:
             if not entry.ocr_done:
                 entry.view, entry.ocr_done = fused, True
             return entry.view
+
+
+def _without_ocr(view: ScreenView) -> ScreenView:
+    if all(e.source == "hierarchy" for e in view.elements):
+        return view
+    return view.model_copy(update={"elements": tuple(e for e in view.elements if e.source == "hierarchy")})
 
 
 def post_view(sha: str | None, like: ScreenView, elements: tuple[UIElement, ...] = ()) -> ScreenView:

@@ -16,11 +16,13 @@ from pytest_artemis.plan import normalize_text
 
 from .checkpoints import Attempt, CheckpointScheduler
 from .evidence import RunEvidence, final_screen
+from .facts import Fact
 from .findings import FindingKey, finding_text
 from .folding import foldable
 from .grounding import Window
 from .harvest import harvest_effects
 from .judging import Placement, attempt_limit_s, judge_history, model_verdicts, probe_verdict
+from .ledger_facts import shown_by_probe_checks
 from .tally import unmet_verify
 from .verdicts import blanket, current_verdicts, make_verdict
 
@@ -126,8 +128,9 @@ async def barrier(svc: RunServices, run: RunProgress, scheduler: CheckpointSched
     return [effect for harvest in harvests for effect in harvest_effects(svc, run, harvest, reopen=False)]
 
 
-FinalVerdicts = tuple[list[CheckVerdict], tuple[str, ...]]
-"""A final check part's verdicts and the subgoals it names unmet."""
+FinalVerdicts = tuple[list[CheckVerdict], tuple[str, ...], dict[str, tuple[Fact, ...]]]
+"""A final check part's verdicts, the subgoals it names unmet, and the goal's facts its citations left to
+this run's probe checks."""
 
 
 async def judge_final_state(
@@ -159,9 +162,13 @@ async def judge_final(
                      if i.when == "complete" and _needs_judging(current.get(i.key)))
     verdicts: list[CheckVerdict] = []
     if unjudged:
-        verdicts, _ = await _fail_open_part(svc, unjudged, attempt_id,
-                                            judge_unjudged(svc, run, unjudged, attempt_id))
-    state, unmet = await on_state
+        verdicts, _, _ = await _fail_open_part(svc, unjudged, attempt_id,
+                                               judge_unjudged(svc, run, unjudged, attempt_id))
+    state, unmet, pending = await on_state
+    # The checks running beside the final state's judgement have ended: the goal's facts its citations left
+    # to this run's probe checks are looked up in the ledger now.
+    state = [shown_by_probe_checks(v, pending[v.item_key], run, svc.user_items) if v.item_key in pending else v
+             for v in state]
     return [FinalCheck(attempt, unmet), *(Record(_goal_unjudged(v)) for v in (*verdicts, *state))]
 
 
@@ -176,16 +183,16 @@ async def _fail_open_part(
         async with asyncio.timeout(limit):
             return await part
     except TimeoutError:
-        return _failed_open(items, attempt_id, started, f"final check timeout after {limit:g}s"), ()
+        return _failed_open(items, attempt_id, started, f"final check timeout after {limit:g}s"), (), {}
     except ArtemisError as exc:
-        return _failed_open(items, attempt_id, started, f"final check error: {type(exc).__name__}"), ()
+        return _failed_open(items, attempt_id, started, f"final check error: {type(exc).__name__}"), (), {}
 
 
 def _goal_unjudged(verdict: CheckVerdict) -> CheckVerdict:
     """A goal the final check did not judge (silent, failing, timed out, malformed) is ``unchecked``."""
     if verdict.kind != "goal" or verdict.status != "inconclusive" or verdict.citation is not None:
         return verdict
-    if verdict.reason.startswith(("final check", "the checker gave no verdict", "checker error")):
+    if verdict.reason.startswith(("final check", "[E12] the checker gave no verdict", "checker error")):
         return verdict.model_copy(update={"status": "unchecked"})
     return verdict
 
@@ -229,7 +236,7 @@ async def judge_unjudged(
         else:
             verdicts += await judge_history(svc, run, group, attempt_id=attempt_id, checkpoint_id=FINAL,
                                             anchor=anchor, reason="judged at exit from the anchored history")
-    return verdicts, ()
+    return verdicts, (), {}
 
 
 async def final_state(
@@ -259,7 +266,7 @@ async def final_state(
         note = f"For the items judged at step {held.anchor_step}: {caption} The final screen comes last."
         served = {(h.step, h.screen) for h in held_screens}
         screens = [*held_screens, *(s for s in screens if (s.step, s.screen) not in served)]
-    judged, unmet = await model_verdicts(
+    judged, unmet, pending = await model_verdicts(
         svc, run, model_items, window=window,
         attempt_id=attempt_id, checkpoint_id=FINAL, anchor_step=last or None,
         history=recent_history(svc, run),
@@ -268,7 +275,7 @@ async def final_state(
     )
     if held is not None:
         svc.folding.deliver(held, [v for v in judged if v.item_key in placements])
-    return verdicts + [v for v in judged if v.item_key not in placements], unmet
+    return verdicts + [v for v in judged if v.item_key not in placements], unmet, pending
 
 
 async def held_evidence(

@@ -8,6 +8,8 @@ from collections.abc import Iterable, Sequence
 
 from pytest_artemis.contracts import CheckItem, CheckVerdict, Citation, VerdictSource, VerdictStatus
 
+from .rules import rule_of
+
 
 def make_verdict(
     item: CheckItem,
@@ -22,7 +24,7 @@ def make_verdict(
     reason: str = "",
     suggestion: str = "",
     vacuous: bool = False,
-    citation: Citation | None = None,
+    citations: tuple[Citation, ...] = (),
 ) -> CheckVerdict:
     """A ledger entry for ``item``; ``finished_at`` is now."""
     return CheckVerdict(
@@ -39,7 +41,8 @@ def make_verdict(
         checkpoint_id=checkpoint_id,
         anchor_step=anchor_step,
         vacuous=vacuous,
-        citation=citation,
+        citations=citations,
+        rule=rule_of(reason) if source == "model" else "",
         started_at=started_at,
         finished_at=time.time(),
     )

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, SerializeAsAny
+from pydantic import Field, SerializeAsAny, model_validator
 
 from ._base import Contract
 from .probe_check import ProbeCheck, ProbeParam, ProbeSpec
@@ -114,10 +114,28 @@ class CheckVerdict(Contract):
     checkpoint_id: str
     anchor_step: int | None = None
     vacuous: bool = False
-    citation: Citation | None = None
-    """The grounded evidence behind a ``passed``/``failed`` verdict, as checked by the harness."""
+    citations: tuple[Citation, ...] = ()
+    """The evidence behind a ``passed``/``failed`` verdict as the harness checked it, one per fact (found or
+    not: what was claimed stays on record)."""
+    rule: str = ""
+    """The rule of evidence (``E4``) whose breach made a model's verdict inconclusive; '' otherwise."""
     started_at: float
     finished_at: float
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_citation(cls, data: Any) -> Any:
+        """Ledgers written before verdicts had several citations held one (``citation``)."""
+        if isinstance(data, dict) and "citation" in data:
+            data = dict(data)
+            one = data.pop("citation")
+            data.setdefault("citations", [] if one is None else [one])
+        return data
+
+    @property
+    def citation(self) -> Citation | None:
+        """The first citation (the one a single-fact verdict rests on), None without any."""
+        return self.citations[0] if self.citations else None
 
 
 __all__ = [

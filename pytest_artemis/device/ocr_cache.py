@@ -30,25 +30,26 @@ MEMORY_SIZE = 256
 DISK_LIMIT = 4096
 """Readings kept on disk per engine; beyond it the least recently used quarter is removed."""
 
-_memory: OrderedDict[tuple[str, str], tuple[OcrWord, ...]] = OrderedDict()
+_memory: OrderedDict[tuple[str, str], tuple[tuple[OcrWord, ...], bool]] = OrderedDict()
+"""Readings by (engine fingerprint, screenshot hash), each marked whether it came from disk (unverified)."""
 _memory_lock = threading.Lock()
 _pruned: set[Path] = set()
 
 
-def _remember(key: tuple[str, str], words: tuple[OcrWord, ...]) -> None:
+def _remember(key: tuple[str, str], words: tuple[OcrWord, ...], from_disk: bool) -> None:
     with _memory_lock:
-        _memory[key] = words
+        _memory[key] = (words, from_disk)
         _memory.move_to_end(key)
         while len(_memory) > MEMORY_SIZE:
             _memory.popitem(last=False)
 
 
-def _recall(key: tuple[str, str]) -> tuple[OcrWord, ...] | None:
+def _recall(key: tuple[str, str]) -> tuple[tuple[OcrWord, ...], bool] | None:
     with _memory_lock:
-        words = _memory.get(key)
-        if words is not None:
+        kept = _memory.get(key)
+        if kept is not None:
             _memory.move_to_end(key)
-        return words
+        return kept
 
 
 def _encode(words: tuple[OcrWord, ...]) -> str:
@@ -108,14 +109,30 @@ class CachedOcr:
     def read(self, png: bytes) -> list[OcrWord]:
         """The screenshot's words: kept ones when these exact bytes were read before, else read now."""
         key = (self.fingerprint, hashlib.sha256(png).hexdigest())
-        words = _recall(key)
-        if words is not None:
-            return list(words)
+        kept = _recall(key)
+        if kept is not None:
+            return list(kept[0])
         words = self._load(key[1])
+        from_disk = words is not None
         if words is None:
             words = tuple(self.engine.read(png))
             self._store(key[1], words)
-        _remember(key, words)
+        _remember(key, words, from_disk)
+        return list(words)
+
+    def vouches(self, sha: str) -> bool:
+        """Whether the reading kept for the screenshot with this hash was read by the engine in this process
+        (a reading loaded from disk is a claim about the pixels, not a reading of them: it may have been
+        edited)."""
+        kept = _recall((self.fingerprint, sha))
+        return kept is not None and not kept[1]
+
+    def reread(self, png: bytes) -> list[OcrWord]:
+        """The screenshot read by the engine now, replacing what was kept for it (in memory and on disk)."""
+        sha = hashlib.sha256(png).hexdigest()
+        words = tuple(self.engine.read(png))
+        self._store(sha, words)
+        _remember((self.fingerprint, sha), words, False)
         return list(words)
 
     def _load(self, sha: str) -> tuple[OcrWord, ...] | None:

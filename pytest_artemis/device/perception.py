@@ -14,6 +14,7 @@ from PIL import Image
 from pytest_artemis.contracts import ScreenView, UIElement
 
 from .base import Capture, Device, Hierarchy
+from .listing import listing
 from .ocr import OcrEngine, fuse_ocr
 
 
@@ -26,29 +27,6 @@ def meaningful(elements: Sequence[UIElement]) -> tuple[UIElement, ...]:
     return tuple(e.model_copy(update={"index": i}) for i, e in enumerate(keep))
 
 
-def _short_class(name: str) -> str:
-    return name.rpartition(".")[2] or "View"
-
-
-def _line(e: UIElement) -> str:
-    parts = [f"[{e.index}]", _short_class(e.class_name) if e.source == "hierarchy" else "ocr-text"]
-    if e.text:
-        parts.append(repr(e.text))
-    if e.content_desc and e.content_desc != e.text:
-        parts.append(f"desc={e.content_desc!r}")
-    if e.resource_id:
-        parts.append(f"id={e.resource_id.rpartition(':id/')[2]}")
-    flags = [name for name, on in (("clickable", e.clickable), ("long-clickable", e.long_clickable),
-                                   ("focused", e.focused), ("selected", e.selected),
-                                   ("disabled", not e.enabled)) if on]
-    if e.checkable:
-        flags.append("checked" if e.checked else "unchecked")
-    parts.extend(flags)
-    b = e.bounds
-    parts.append(f"[{b.left},{b.top}][{b.right},{b.bottom}]")
-    return " ".join(parts)
-
-
 @dataclass(frozen=True)
 class Screen:
     """One perceived screen: the view (elements, screenshot hash), the capture and the raw XML."""
@@ -58,9 +36,8 @@ class Screen:
     hierarchy_xml: str = field(repr=False)
 
     def prompt_listing(self) -> str:
-        """Compact element list for prompts: ``[index] Class 'text' desc=… id=… flags [l,t][r,b]``."""
-        header = f"screen {self.view.width}x{self.view.height}, foreground {self.view.foreground or '?'}"
-        return "\n".join([header, *(_line(e) for e in self.view.elements)])
+        """The screen as every role's prompt lists it (``listing``): ``[index] Class 'text' … [l,t][r,b]``."""
+        return listing(self.view, "Current screen")
 
     def model_image(self, max_side: int = 1280) -> bytes:
         """The screenshot as JPEG, downscaled so its longest side is at most ``max_side``."""

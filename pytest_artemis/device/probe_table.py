@@ -82,6 +82,11 @@ class ProbeKind:
     optional: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     description: str = ""
     output: OutputRef = "TextOutput"
+    example: Mapping[str, str] = field(default_factory=dict)
+    """Parameters of one typical call, shown to the checker with the kind's syntax."""
+    baseline: tuple[Mapping[str, str], ...] = ()
+    """The calls the harness makes before the agent's first action, to know what held before the run
+    (state listings only: a transient reading such as the battery level says nothing a run brings about)."""
 
     def required(self) -> frozenset[str]:
         """Parameters that must be given (those not listed as optional)."""
@@ -219,7 +224,8 @@ CONTENT_URI = r"content://[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*"
 
 _BUILTIN_KINDS = (
     ProbeKind("alarms", ("dumpsys", "alarm"), parser=BuiltinParser("parse_alarms"), output="AlarmsOutput",
-              description="the next alarm clock and the pending alarms, with the app that set each"),
+              description="the next alarm clock and the pending alarms, with the app that set each",
+              baseline=({},)),
     ProbeKind("battery", ("dumpsys", "battery"), parser=BuiltinParser("parse_battery"),
               output="BatteryOutput", description="battery level, status and power source"),
     ProbeKind("foreground", ("dumpsys", "activity", "activities"), parser=BuiltinParser("parse_foreground"),
@@ -230,19 +236,28 @@ _BUILTIN_KINDS = (
               description="the window holding input focus on the focused display (crash/ANR dialogs)"),
     ProbeKind("notifications", ("dumpsys", "notification", "--noredact"),
               parser=BuiltinParser("parse_notifications"), output="NotificationsOutput",
-              description="posted notifications"),
+              description="posted notifications", baseline=({},)),
     ProbeKind("setting", ("settings", "get", "{ns}", "{key}"),
               params={"ns": r"system|secure|global", "key": _IDENT}, parser=BuiltinParser("parse_setting"),
-              output="SettingOutput", description="one value from the settings provider"),
+              output="SettingOutput", description="one value from the settings provider",
+              example={"ns": "global", "key": "wifi_on"}),
+    ProbeKind("settings", ("settings", "list", "{ns}"), params={"ns": r"system|secure|global"},
+              description="every key=value of one settings namespace", example={"ns": "global"},
+              baseline=({"ns": "global"}, {"ns": "secure"}, {"ns": "system"})),
     ProbeKind("content", ("content", "query", "--uri", "{uri}"),
               params={"uri": CONTENT_URI, "projection": r"[A-Za-z0-9_]+(:[A-Za-z0-9_]+)*"},
               optional={"projection": ("--projection", "{projection}")},
               parser=BuiltinParser("parse_content"), output="ContentOutput",
-              description="rows of a content provider query"),
+              description="rows of a content provider query (projection: columns joined by ':')",
+              example={"uri": "content://com.android.contacts/data/phones",
+                       "projection": "display_name:data1"},
+              baseline=({"uri": "content://com.android.contacts/data/phones",
+                         "projection": "display_name:data1"},)),
     ProbeKind("packages", ("pm", "list", "packages"), parser=BuiltinParser("parse_packages"),
-              output="PackagesOutput", description="installed package names"),
+              output="PackagesOutput", description="installed package names", baseline=({},)),
     ProbeKind("prop", ("getprop", "{key}"), params={"key": r"[A-Za-z0-9_.-]{1,128}"},
-              parser=BuiltinParser("parse_prop"), output="PropOutput", description="one system property"),
+              parser=BuiltinParser("parse_prop"), output="PropOutput", description="one system property",
+              example={"key": "ro.build.version.sdk"}),
 )
 
 

@@ -85,7 +85,7 @@ def operator_context(
         user_check_placement(svc, run),
         f"Findings from checks:\n{findings}" if findings else "",
         "Recent steps:\n" + "\n".join(history) if history else "",
-        f"Current screen:\n{screen.prompt_listing()}",
+        screen.prompt_listing(),
     )
     context = RequestContext(goal=svc.spec.goal, plan=run.plan_text, screen=screen.view,
                              checks=run.plan_items(svc.user_items), history=history, turn=turn)

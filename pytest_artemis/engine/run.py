@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pytest_artemis.agents.planner import ask_plan
 from pytest_artemis.checking.checkpoints import CheckpointScheduler
+from pytest_artemis.checking.history import ProbeOutput, take_baseline
 from pytest_artemis.checking.judging import attempt_limit_s, checkpoint_runner
 from pytest_artemis.checking.settlement import settle
 from pytest_artemis.checking.tally import goal_unchecked, tally, task_result
@@ -230,22 +231,39 @@ def _rests_on_verify(run: RunProgress, items: tuple[CheckItem, ...]) -> bool:
 
 
 async def _prepare(svc: RunServices, run: RunProgress) -> None:
-    """Launch the app, take the vacuity baselines, and have the planner write the first plan."""
+    """Launch the app, take the baselines (what held before the agent acts) while the planner writes the
+    first plan."""
     if svc.spec.app:
         await asyncio.to_thread(svc.device.launch, svc.spec.app)
-    if svc.config.checks_enabled:
-        for item in svc.user_items:
-            if item.probe is not None and not is_invariant(item.probe):
-                _, judgement = await asyncio.to_thread(run_probe_check, svc.device, item.probe)
-                svc.vacuity.baseline(item, judgement)
-                svc.journal.append_event("vacuity_baseline", item=item.text,
-                                         held=svc.vacuity.held_before(item), facts=list(judgement.facts),
-                                         evidence=judgement.evidence)
-    run.set_plan(await _first_plan(svc), svc.journal)
+    baseline = asyncio.create_task(_baseline(svc)) if svc.config.checks_enabled else None
+    try:
+        plan = await _first_plan(svc)
+    finally:
+        if baseline is not None:
+            run.baseline = await baseline  # before the first turn acts, whatever the planner did
+    run.set_plan(plan, svc.journal)
     if svc.config.checks_enabled:
         user_keys = {i.key for i in svc.user_items}
         run.planner_items = tuple(i for i in plan_check_items(run.plan, known=svc.user_items)
                                   if i.key not in user_keys)
+
+
+async def _baseline(svc: RunServices) -> tuple[ProbeOutput, ...]:
+    """The vacuity baselines of the declared probe checks, and what the probe table's state listings read,
+    before the first action: together, what held before the run."""
+    read: list[ProbeOutput] = []
+    for item in svc.user_items:
+        if item.probe is not None and not is_invariant(item.probe):
+            result, judgement = await asyncio.to_thread(run_probe_check, svc.device, item.probe)
+            svc.vacuity.baseline(item, judgement)
+            svc.journal.append_event("vacuity_baseline", item=item.text,
+                                     held=svc.vacuity.held_before(item), facts=list(judgement.facts),
+                                     evidence=judgement.evidence)
+            if judgement.conclusive:
+                read.append(ProbeOutput(result.spec.kind, result.raw, params=dict(result.spec.params)))
+    listings = await take_baseline(svc.device)
+    svc.journal.append_event("baseline", read=[f"{b.kind}({', '.join(b.params.values())})" for b in listings])
+    return (*read, *listings)
 
 
 async def _plan_text(svc: RunServices, note: str) -> str:

@@ -8,8 +8,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pytest_artemis.agents.checker import ItemIds
 from pytest_artemis.checking.findings import FindingKey
 from pytest_artemis.checking.folding import Folding
+from pytest_artemis.checking.history import ProbeOutput
 from pytest_artemis.checking.screens import RecordedScreens
 from pytest_artemis.checking.vacuity import Vacuity
 from pytest_artemis.contracts import (
@@ -55,6 +57,8 @@ class RunServices:
     """The pre-run baselines of the probe-backed items (taken before the first turn)."""
     folding: Folding
     """The replayed checkpoint the final check may judge in its own request."""
+    item_ids: ItemIds
+    """The short ids checker requests list the run's items by (stable for the run)."""
     ocr: OcrEngine | None = None
     replay: Replay | None = None
     """Where the first plan and operator decisions may come from instead of the models."""
@@ -67,7 +71,7 @@ class RunServices:
         """The services of a new run: its recorded screens and vacuity baselines start empty."""
         return cls(spec=spec, config=config, device=device, models=models, journal=journal, observer=observer,
                    calls=calls, screens=RecordedScreens(journal.dir, ocr), vacuity=Vacuity(),
-                   folding=Folding(), ocr=ocr, replay=replay)
+                   folding=Folding(), item_ids=ItemIds(), ocr=ocr, replay=replay)
 
     @property
     def run_id(self) -> str:
@@ -115,6 +119,9 @@ class RunProgress:
     final_attempts: int = 0
     turn_kind: TurnKind = "act"
     usage: Usage = field(default_factory=Usage)
+    baseline: tuple[ProbeOutput, ...] = ()
+    """What the probe table's state listings (and the declared probe checks) read before the first action:
+    what held before the run ([E7])."""
 
     @classmethod
     def start(cls, config: RunConfig) -> RunProgress:

@@ -63,6 +63,8 @@ class RequestContext(Contract):
     judged_at: dict[str, int] = {}
     """For the checker: items (by key) judged at their checkpoint's anchor step (a final check judging a
     replayed run's last checkpoint): only screens up to that step are evidence for them."""
+    ids: dict[str, str] = {}
+    """For the checker: item key → the short id the request lists the item by (a verdict may name it so)."""
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,12 @@ class ScriptedRequest:
         return self.context.screens if self.context else ()
 
     @property
+    def ids(self) -> dict[str, str]:
+        """Item key → the id the request lists it by: a verdict may name ``request.ids[item.key]`` (or the
+        item's text)."""
+        return self.context.ids if self.context else {}
+
+    @property
     def judged_at(self) -> dict[str, int]:
         """Items (by ``item.key``) a final check judges at their checkpoint's anchor step: only the screens
         up to that step are evidence for them."""

@@ -20,6 +20,7 @@ from pytest_artemis.agents.schemas import (
     PlanReply,
     ToolRequest,
 )
+from pytest_artemis.checking.facts import quotes
 from pytest_artemis.contracts import (
     Action,
     EvidenceScreen,
@@ -78,6 +79,7 @@ __all__ = [
     "model_requests_allowed",
     "on_screen",
     "press",
+    "quotes",
     "scripted_agent",
     "tap",
     "type_text",

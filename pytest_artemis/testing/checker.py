@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pytest_artemis.agents.prose import about_absence, quotes
 from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict
+from pytest_artemis.checking.facts import about_absence, facts, quotes
+from pytest_artemis.checking.terms import contains
 from pytest_artemis.contracts import CheckItem, EvidenceScreen, UIElement
 from pytest_artemis.models.scripted import ScriptedRequest
 
@@ -60,9 +61,25 @@ def _switch_of(screen: EvidenceScreen, element: UIElement) -> UIElement | None:
 
 
 def _verdict(
-    item: CheckItem, status: str, evidence: str, citation: CitationClaim | None = None
+    item: CheckItem, status: str, evidence: str, *citations: CitationClaim
 ) -> ModelVerdict:
-    return ModelVerdict(item=item.text, status=status, evidence=evidence, citation=citation)  # type: ignore[arg-type]
+    return ModelVerdict(item=item.text, status=status, evidence=evidence,  # type: ignore[arg-type]
+                        citations=list(citations))
+
+
+def _values(text: str) -> list[str]:
+    """The texts, times and numbers an item names (what a citation must show, one per fact)."""
+    return [v.text for f in facts(text) for v in f.values if v.kind == "text"] + \
+        [n for f in facts(text) for v in f.values if v.kind == "number" for n in [v.digits]]
+
+
+def _showing(screen: EvidenceScreen, value: str) -> UIElement | None:
+    """The element showing ``value``: its text, or (a number) its digits whatever the separators."""
+    found = _holding(screen, value)
+    if found is not None or not value.isdigit():
+        return found
+    return next((e for e in screen.view.elements if "".join(c for c in e.label if c.isdigit()).endswith(value)
+                 and len(value) >= 5), None)
 
 
 def _first_label(screen: EvidenceScreen) -> UIElement | None:
@@ -114,10 +131,10 @@ class HonestChecker:
         for screen in reversed(screens):
             found = [_holding(screen, q) for q in said]
             if all(found):
-                shown = found[0]
-                assert shown is not None
-                return _verdict(item, "passed", f"{_name(screen)} shows {shown.label!r} (element "
-                                                f"{shown.index})", _cite(screen, shown))
+                shown = [e for e in found if e is not None]
+                labels = ", ".join(f"{e.label!r} (element {e.index})" for e in shown)
+                return _verdict(item, "passed", f"{_name(screen)} shows {labels}",
+                                *(_cite(screen, e) for e in dict.fromkeys(shown)))
         return self._missing(item, said[0], screens[-1])
 
     def judge_goal(self, item: CheckItem, screens: Sequence[EvidenceScreen]) -> ModelVerdict:
@@ -137,8 +154,16 @@ class HonestChecker:
             return _verdict(item, "inconclusive", f"the final screen shows no {self.goal.label!r} "
                                                   f"({describe(final.view)})")
         if self.goal.checked is None:
-            return _verdict(item, "passed", f"the final screen shows {element.label!r}",
-                            _cite(final, element))
+            more = [e for v in _values(item.text) if not contains(element.label, v)
+                    and (e := _showing(final, v)) is not None and e != element]
+            missing = [v for v in _values(item.text) if not contains(element.label, v) and _showing(final, v)
+                       is None]
+            if missing:
+                return _verdict(item, "failed", f"the final screen shows {element.label!r} but not "
+                                                f"{missing[0]!r} ({describe(final.view)})", _cite(final, element))
+            shown = ", ".join(repr(e.label) for e in (element, *more))
+            return _verdict(item, "passed", f"the final screen shows {shown}",
+                            *(_cite(final, e) for e in dict.fromkeys((element, *more))))
         switch = _switch_of(final, element)
         if switch is None:
             return _verdict(item, "inconclusive", f"the final screen has no switch for {element.label!r}")

@@ -8,7 +8,7 @@ import time
 import pytest
 from fault_scripts import mark_done
 
-from pytest_artemis.agents.prose import quotes
+from pytest_artemis.testing import quotes
 from pytest_artemis.agents.schemas import (
     CheckReport,
     CitationClaim,

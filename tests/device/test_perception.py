@@ -69,13 +69,13 @@ def test_prompt_listing_and_indexes(device: AdbDevice) -> None:
     assert [e.index for e in elements] == list(range(len(elements)))
     assert all(e.label or e.clickable or e.checkable for e in elements)
     listing = screen.prompt_listing().splitlines()
-    assert listing[0] == f"screen 1080x2400, foreground {CLOCK}"
+    assert listing[0] == f"Current screen (1080x2400 device pixels, foreground {CLOCK}):"
     fab = screen.view.find(content_desc="Add alarm")
     b = fab.bounds
     box = f"[{b.left},{b.top}][{b.right},{b.bottom}]"
-    assert f"[{fab.index}] ImageButton desc='Add alarm' id=fab clickable {box}" in listing
+    assert f"  [{fab.index}] ImageButton desc='Add alarm' id=fab clickable {box}" in listing
     assert any("'8:30 AM'" in line for line in listing)
-    assert any("Switch" in line and "unchecked" in line for line in listing)
+    assert any("Switch" in line and "checked=false" in line for line in listing)
     assert len(listing) == len(elements) + 1
 
 
