@@ -99,6 +99,12 @@ def _disagrees(fact: Fact, readings: Sequence[Shown]) -> str:
     for value in fact.values:
         if not any(shows_value(r, value, fact) for r in readings):
             return broken("E6", _value_missing(fact, value.text or _time(value.time), readings))
+    if fact.state is None and not fact.values:  # a presence: what shows it may not deny it ("No result found")
+        denied = [(r, word) for r in readings if (word := negated(r.label, "", fact))]
+        if len(denied) == len(readings):
+            reading, word = denied[0]
+            return broken("E6", f"{reading.where} reads {reading.label[:120]!r}, which says {word!r}: that is "
+                                "no evidence it holds")
     return ""
 
 

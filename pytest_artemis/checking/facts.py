@@ -50,6 +50,8 @@ class Fact:
     """Its place in an ordered goal: facts after a "then" come later."""
     system: bool = False
     """About system UI (the status bar, a notification, the home screen)."""
+    appears: bool = False
+    """Said to appear ("a 'Saved' message appears"): a moment, not a lasting state."""
 
     @property
     def topic(self) -> frozenset[str]:
@@ -58,7 +60,7 @@ class Fact:
     @property
     def event(self) -> bool:
         """Something that appears (a toast, a dialog): shown where it appeared, not held to still show."""
-        return bool(self.kinds & EVENT_KINDS) and not self.absent
+        return (bool(self.kinds & EVENT_KINDS) or self.appears) and not self.absent
 
 
 STOP = frozenset("""\
@@ -92,6 +94,7 @@ label message value mode theme level number name title card window icon panel co
 one""".split())
 _SYSTEM_PHRASES = re.compile(r"\b(status bar|navigation bar|home screen|launcher|lock screen|quick settings|"
                              r"notification)", re.IGNORECASE)
+_APPEAR = frozenset({"appear", "appears", "appeared", "pop", "pops", "popped", "flash", "flashe", "flashed"})
 _CRASH = frozenset({"crash", "crashed", "crashe", "anr", "freeze", "froze"})
 NAVIGATE = frozenset({"open", "opened", "launch", "launched", "start", "started", "go", "navigate", "visit",
                       "return", "returned"})
@@ -106,6 +109,8 @@ _ON = re.compile(r"\b(turn(?:ed|s)?|switch(?:ed|es)?|toggl(?:e|ed|es)|is|are|was
 _OFF = re.compile(r"\boff\b(?!\s+(?:the|a|an)\b)")
 _NAMED = re.compile(r"\b(?:named|called|titled|labell?ed)\s+(.+?)(?=\s+(?:with|and|in|on|at|for|to|from)\b|"
                     r"[,.;]|$)")
+_NAMES = re.compile(r"(?<![\w'\u2010-\u2012-])((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)+)(?![\w'\u2010-\u2012-])")
+"""A proper name: two or more capitalised words ("Katherine Johnson"), shown as it is."""
 _THEN = re.compile(r",?\s*\b(?:and\s+then|then|after\s+that|afterwards)\b\s*", re.IGNORECASE)
 _AND = re.compile(r"\s*(?:;|,?\s+\band\b\s+|,\s+|\s+\bas well as\b\s+|\s+\bplus\b\s+)\s*", re.IGNORECASE)
 
@@ -142,6 +147,8 @@ def _read(clause: str, said: tuple[str, ...], step: int) -> Fact:
     named = _NAMED.search(plain)
     if named and not placeholders:
         values.append(Value("text", named.group(1).strip()))
+    values += [Value("text", name) for name in map(_proper, _NAMES.findall(plain)) if name
+               and not any(fold(name) in fold(v.text) or fold(v.text) in fold(name) for v in values if v.text)]
     values += [Value("time", "", time=t) for t in times(plain)]
     values += [Value("number", n, digits=n) for n in numbers(plain) if len(n) >= 2]
     negated = bool(_NEGATION.search(folded))
@@ -158,7 +165,16 @@ def _read(clause: str, said: tuple[str, ...], step: int) -> Fact:
     navigation = bool(NAVIGATE & set(tokens[:2])) and state is None and not values and not absent
     return Fact(text=clause.strip(), strong=strong, weak=weak, values=tuple(values), state=state,
                 kinds=kinds, absent=absent, navigation=navigation, step=step,
-                system=bool(_SYSTEM_PHRASES.search(plain)))
+                system=bool(_SYSTEM_PHRASES.search(plain)), appears=bool(_APPEAR & {stem(t) for t in tokens}))
+
+
+def _proper(run: str) -> str:
+    """A run of capitalised words as a name: its leading common words ("The", "Turn") left out, and at least
+    two words left ("Katherine Johnson", not "The Network")."""
+    names = run.split()
+    while names and (names[0].casefold() in STOP or stem(names[0].casefold()) in VERBS):
+        names = names[1:]
+    return " ".join(names) if len(names) >= 2 else ""
 
 
 def _quoted(text: str) -> Value:

@@ -18,7 +18,9 @@ from .screens import RecordedScreens
 from .terms import contains
 
 
-def brought_about(fact: Fact, moment: float, history: History, first_acted: int | None) -> str:
+def brought_about(
+    fact: Fact, moment: float, history: History, first_acted: int | None, calls: frozenset[str] = frozenset()
+) -> str:
     """Why ``fact``, shown at ``moment``, is not shown brought about by the run ('' when it is): the first
     reading the harness has of it must say otherwise, and come before."""
     if first_acted is None:
@@ -32,8 +34,8 @@ def brought_about(fact: Fact, moment: float, history: History, first_acted: int 
         if moment <= 2 * first_acted - 1:
             return broken("E7", f"it was recorded before the agent first acted (step {first_acted})")
         return ""
-    seen = history.first_seen(fact)
-    if seen is None or seen[0].moment >= moment and not seen[1]:
+    seen = history.first_seen(fact, calls)
+    if seen is None or seen[0].moment >= moment:
         return broken("E7", f"nothing the harness read before it shows {_named(fact)} otherwise (no earlier "
                             "screen or baseline): it may have been so before the run; an unknown baseline is "
                             "not a pass")

@@ -81,7 +81,7 @@ def ground(
     cited: list[Cited] = []
     views: list[ScreenView | None] = []
     for claim in claims:
-        citation, readings, view, why = _resolve(claim, item, window, evidence)
+        citation, readings, view, why = _resolve(claim, item, window, evidence, passed=passed)
         if why:
             return Grounded((*found, *unfound[len(found):]), why)
         assert citation is not None
@@ -101,7 +101,7 @@ def _passes(
     """Why found citations do not show the item holds ('' when they do), and the goal's unshown facts."""
     stated = facts(item.text)
     if all(c.visual for c in cited):
-        return "", ()
+        return _visual_of_judged(claims, item, window), ()
     coverage = cover(stated, cited, item.text)
     if coverage.why:
         return coverage.why, ()
@@ -113,7 +113,8 @@ def _passes(
     history = History(evidence.screens, evidence.baseline, evidence.probes)
     if item.kind in ("goal", "verify"):
         for fact, readings in coverage.shown.items():
-            if why := brought_about(fact, min(r.moment for r in readings), history, window.first_acted):
+            calls = frozenset(r.source for r in readings if r.source)
+            if why := brought_about(fact, min(r.moment for r in readings), history, window.first_acted, calls):
                 return why, ()
     for claim, citation, view in zip(claims, cited, views, strict=True):
         shown = [f for f, rs in coverage.shown.items() if any(r in citation.readings for r in rs)]
@@ -128,16 +129,17 @@ def _passes(
 
 
 def _resolve(
-    claim: CitationClaim, item: CheckItem, window: Window, evidence: Evidence
+    claim: CitationClaim, item: CheckItem, window: Window, evidence: Evidence, *, passed: bool
 ) -> tuple[Citation | None, tuple[Shown, ...], ScreenView | None, str]:
-    """One claim found in the record ([E2], [E3], [E9], [E11]): its citation, readings and screen."""
+    """One claim found in the record ([E2], [E3], [E11]; [E9] for a pass): its citation, readings and
+    screen."""
     if claim.probe:
         citation, readings, why = _by_probe(claim, evidence.probes, window.anchor)
         return citation, readings, None, why
     view, why = _screen(claim, window, evidence.screens)
     if view is None:
         return None, (), None, why
-    typed = window.typed
+    typed = window.typed if passed else ()  # a failure may well rest on what the agent typed
     resolved, why = resolve(claim, item, view, typed)
     if resolved is not None and any(e.source == "ocr" for e in resolved.elements):
         view = evidence.screens.verified(view)  # OCR text is evidence only as read in this run
@@ -251,6 +253,19 @@ def _absence_served(stated: Sequence[Fact], window: Window, screens: RecordedScr
             if view is not None and (against := contradicted(fact, view, name, 0.0)) is not None:
                 return broken("E10", f"{name} shows {against.label[:80]!r}, which the item says does not "
                                      "appear")
+    return ""
+
+
+def _visual_of_judged(claims: Sequence[CitationClaim], item: CheckItem, window: Window) -> str:
+    """Why a visual judgement is not of the screenshot the item rests on ('' when it is): the final screen
+    for an end item at the final check, the anchor step or the one before at a checkpoint."""
+    for claim in claims:
+        if window.final and item.when == "end" and claim.screen != "final":
+            return broken("E11", f"{where(claim)} shows it, but the final screen no longer does: a visual "
+                                 "judgement holds only of the screenshot it judged (judge the final screen)")
+        if window.anchor is not None and claim.step is not None and claim.step < window.anchor - 1:
+            return broken("E11", f"{where(claim)} shows it, but step {window.anchor} (the anchor) no longer does: "
+                                 "a visual judgement holds only of the screenshot it judged")
     return ""
 
 

@@ -88,12 +88,14 @@ class History:
         found += [r for p in self._probes for r in probe_readings(p, f"probe {p.kind!r}")]
         return sorted(found, key=lambda r: r.moment)
 
-    def first_seen(self, fact: Fact) -> tuple[Shown, bool] | None:
+    def first_seen(self, fact: Fact, calls: frozenset[str] = frozenset()) -> tuple[Shown, bool] | None:
         """The earliest reading that says whether ``fact`` holds, and what it says (the most specific
-        readings of that moment decide: ``wifi_on`` over ``wifi_scan_always_enabled``)."""
+        readings of that moment decide: ``wifi_on`` over ``wifi_scan_always_enabled``). A complete listing
+        by one of ``calls`` (the probe calls a verdict cites) is about the fact whatever it names."""
         moments: dict[float, list[tuple[Shown, bool]]] = {}
         for reading in self.readings():
-            if not fact.navigation and not about(fact, reading):
+            same_call = reading.complete and reading.source in calls
+            if not fact.navigation and not same_call and not about(fact, reading):
                 continue
             said = holds(fact, reading)
             if said is not None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pytest_artemis.contracts import ScreenView, UIElement
 
 from .facts import OFF_WORDS, ON_WORDS, Fact, State, Value
-from .terms import contains, fold, numbers, same_time, span, stem, terms, times, words
+from .terms import contains, fold, normalise, numbers, same_time, spans, stem, terms, times, words
 
 SYSTEM_PACKAGES = ("com.android.systemui",)
 _DIALOG_IDS = frozenset({"alerttitle", "message", "parentpanel", "contentpanel", "title_template",
@@ -48,6 +48,8 @@ class Shown:
     """A complete listing (a probe's whole output): a value it does not hold is not there."""
     screen: frozenset[str] = frozenset()
     """The terms of the whole screen it is on and its foreground app (for navigation facts)."""
+    source: str = ""
+    """The probe call it came from (its kind and parameters): the same call before the run is its baseline."""
 
 
 def is_system(element: UIElement, view: ScreenView) -> bool:
@@ -108,7 +110,8 @@ def element_shown(view: ScreenView, element: UIElement, where: str, moment: floa
         t for label in row for t in terms(label))
     screen = frozenset(t for e in view.elements if not is_system(e, view) for t in terms(e.label)) \
         | terms(view.foreground)
-    return Shown(where=where, moment=moment, label=element.label, row=row, names=names,
+    own = " / ".join(dict.fromkeys(t for t in (element.text, element.content_desc) if t))
+    return Shown(where=where, moment=moment, label=own, row=row, names=names,
                  state=_element_state(element), kinds=element_kinds(element), system=is_system(element, view),
                  screen=screen)
 
@@ -120,7 +123,12 @@ def probe_shown(kind: str, params: Mapping[str, str], text: str, where: str, mom
     line_terms = frozenset() if complete else terms(text)
     return Shown(where=where, moment=moment, label=text, names=named | line_terms,
                  state=_probe_state(kind, params, text), kinds=PROBE_KINDS_SHOW.get(kind, frozenset()),
-                 complete=complete)
+                 complete=complete, source=probe_call(kind, params))
+
+
+def probe_call(kind: str, params: Mapping[str, str]) -> str:
+    """A probe call as one string: its kind and sorted parameters."""
+    return kind + "".join(f" {k}={v}" for k, v in sorted(params.items()))
 
 
 def _probe_state(kind: str, params: Mapping[str, str], text: str) -> State | None:
@@ -152,7 +160,17 @@ def about(fact: Fact, shown: Shown) -> bool:
         return True
     if not fact.strong and fact.weak and _named(fact.weak, shown.names):
         return True
-    return any(shows_value(shown, value, fact) for value in fact.values)
+    return any(_names_value(shown, value) for value in fact.values)
+
+
+def _names_value(shown: Shown, value: Value) -> bool:
+    """Whether ``shown`` holds the value at all (negated or not: relevance, not agreement)."""
+    texts = _texts(shown)
+    if value.time is not None:
+        return any(same_time(value.time, t) for text in texts for t in times(text))
+    if value.kind == "number":
+        return any(n == value.digits for text in texts for n in numbers(text))
+    return any(contains(text, value.text) for text in texts)
 
 
 def _named(topic: frozenset[str], names: frozenset[str]) -> bool:
@@ -234,24 +252,24 @@ def _other_value(shown: Shown, fact: Fact) -> bool:
 
 
 def negated(text: str, quote: str, fact: Fact) -> str:
-    """A negating word in the clause of ``text`` holding ``quote`` that the fact does not say itself ('' when
-    none). Only that clause is read (its line, in a probe's output), never the whole text."""
-    line = next((ln for ln in text.splitlines() if contains(ln, quote)), text) if quote else text
-    found = span(line, quote) if quote else None
-    clauses = _clause_spans(line)
+    """A negating word that the fact does not say itself in the clause of ``text`` holding ``quote`` ('' when
+    some occurrence of it stands plainly): "No alarm set" shows no alarm set. Only the clauses the quote
+    overlaps are read (its line, in a probe's output), never the whole text."""
     said = set(words(fact.text))
-    for start, end, clause in clauses:
-        if found is None or (start < found[1] and found[0] < end):
-            hits = [w for w in _NEGATING.findall(clause) if w.split()[0] not in said]
-            if hits:
-                return hits[0]
-    return ""
+    first = ""
+    for line in (ln for ln in text.splitlines() if contains(ln, quote)) if quote else [text]:
+        clauses = _clause_spans(line)
+        for start, end in spans(line, quote) if quote else [(0, len(line))]:
+            hits = [w for s, e, clause in clauses if s < end and start < e
+                    for w in _NEGATING.findall(clause) if w.split()[0] not in said]
+            if not hits:
+                return ""
+            first = first or hits[0]
+    return first
 
 
 def _clause_spans(line: str) -> list[tuple[int, int, str]]:
-    """The clauses of ``line`` as spans of its normalised form (what ``span`` positions refer to)."""
-    from .terms import normalise
-
+    """The clauses of ``line`` as spans of its normalised form (what ``spans`` positions refer to)."""
     spans, offset = [], 0
     full = normalise(line)
     for raw in _CLAUSES.split(line):

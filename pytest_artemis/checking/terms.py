@@ -63,11 +63,10 @@ def contains(haystack: str, needle: str) -> bool:
     return pattern is not None and pattern.search(normalise(haystack)) is not None
 
 
-def span(haystack: str, needle: str) -> tuple[int, int] | None:
-    """Where ``needle`` occurs in the normalised ``haystack`` (None when it does not)."""
+def spans(haystack: str, needle: str) -> list[tuple[int, int]]:
+    """Where ``needle`` occurs in the normalised ``haystack``."""
     pattern = _pattern(needle)
-    found = pattern.search(normalise(haystack)) if pattern is not None else None
-    return found.span() if found else None
+    return [m.span() for m in pattern.finditer(normalise(haystack))] if pattern is not None else []
 
 
 _TIME = re.compile(r"(?<![\d:])(\d{1,2})\s?[:.h]\s?(\d{2})(?::\d{2}(?:\.\d+)?)?(?!\d)"

@@ -6,15 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from grounding_helpers import ground_one as ground
 
 from pytest_artemis.agents.schemas import CitationClaim
-from pytest_artemis.checking.grounding import ProbeOutput, Window, ground
+from pytest_artemis.checking.grounding import Window
+from pytest_artemis.checking.history import ProbeOutput
 from pytest_artemis.checking.screens import RecordedScreens
 from pytest_artemis.contracts import Bounds, CheckItem, ScreenView, UIElement
 
 GOAL = CheckItem(kind="goal", text="Turn Wi-Fi on", when="end")
 END_ASSERT = CheckItem(kind="assert", text="The Wi-Fi switch reads ON", when="end")
 AT_EXIT = Window(last_step=3, final=True, first_acted=1)
+WIFI_ON = {"ns": "global", "key": "wifi_on"}
 
 
 def _switch(on: bool) -> UIElement:
@@ -22,11 +25,26 @@ def _switch(on: bool) -> UIElement:
                      checked=on, bounds=Bounds(left=900, top=300, right=1000, bottom=400))
 
 
+TITLE = UIElement(index=3, text="Wi\u2011Fi", class_name="android.widget.TextView",
+                  bounds=Bounds(left=60, top=310, right=800, bottom=390))
+
+
+def _row(on: bool) -> tuple[UIElement, ...]:
+    """The Wi-Fi row of the Network & internet page: its title and its switch."""
+    return (TITLE, _switch(on))
+
+
+def _off_first(screens: RecordedScreens) -> RecordedScreens:
+    """Wi-Fi was off when the run first saw it (so a pass is brought about by the run)."""
+    screens.record(1, "pre", ScreenView(width=1080, height=2400, elements=_row(False)))
+    return screens
+
+
 def _screens(tmp_path: Path, *, on_at_exit: bool | None) -> RecordedScreens:
-    screens = RecordedScreens(tmp_path)
-    screens.record(2, "pre", ScreenView(width=1080, height=2400, elements=(_switch(True),)))
+    screens = _off_first(RecordedScreens(tmp_path))
+    screens.record(2, "pre", ScreenView(width=1080, height=2400, elements=_row(True)))
     if on_at_exit is not None:
-        screens.record_final(ScreenView(width=1080, height=2400, elements=(_switch(on_at_exit),)))
+        screens.record_final(ScreenView(width=1080, height=2400, elements=_row(on_at_exit)))
     return screens
 
 
@@ -39,7 +57,7 @@ CLAIMS = [CitationClaim(step=2, screen="pre", quote="ON"),
 def test_an_earlier_screen_whose_state_is_gone_at_exit_does_not_ground_a_pass(tmp_path, item, claim):
     citation, why = ground(claim, item, AT_EXIT, _screens(tmp_path, on_at_exit=False))
     assert citation is not None and not citation.found
-    assert why.startswith("step 2 pre-screen shows it, but the final screen no longer does")
+    assert why.startswith("[E8] step 2 pre-screen shows it, but the final screen no longer does")
 
 
 @pytest.mark.parametrize("claim", CLAIMS)
@@ -65,11 +83,11 @@ AT_ANCHOR = Window(last_step=5, anchor=5, first_acted=1)
 
 
 def _anchored(tmp_path: Path, *, on_at_anchor: bool, post_elements: bool = True) -> RecordedScreens:
-    screens = RecordedScreens(tmp_path)
-    screens.record(2, "pre", ScreenView(width=1080, height=2400, elements=(_switch(True),)))
+    screens = _off_first(RecordedScreens(tmp_path))
+    screens.record(2, "pre", ScreenView(width=1080, height=2400, elements=_row(True)))
     for step in (4, 5):
-        screens.record(step, "pre", ScreenView(width=1080, height=2400, elements=(_switch(on_at_anchor),)))
-    post = (_switch(on_at_anchor),) if post_elements else ()
+        screens.record(step, "pre", ScreenView(width=1080, height=2400, elements=_row(on_at_anchor)))
+    post = _row(on_at_anchor) if post_elements else ()
     screens.record(5, "post", ScreenView(width=1080, height=2400, elements=post))
     return screens
 
@@ -84,7 +102,7 @@ def test_a_screen_older_than_a_checkpoint_whose_state_is_gone_at_the_anchor_does
     screens = _anchored(tmp_path, on_at_anchor=False, post_elements=post_elements)
     citation, why = ground(claim, item, AT_ANCHOR, screens)
     assert citation is not None and not citation.found
-    assert why.startswith("step 2 pre-screen shows it, but step 5 (the anchor) no longer does")
+    assert why.startswith("[E8] step 2 pre-screen shows it, but step 5 (the anchor) no longer does")
 
 
 @pytest.mark.parametrize("claim", CLAIMS)
@@ -100,7 +118,7 @@ def test_the_screens_served_with_a_checkpoint_may_show_a_message_gone_at_the_anc
     screens = _anchored(tmp_path, on_at_anchor=False)
     toast = UIElement(index=7, text="Wi-Fi turned on", class_name="android.widget.TextView",
                       bounds=Bounds(left=100, top=2000, right=900, bottom=2100))
-    screens.record(4, "post", ScreenView(width=1080, height=2400, elements=(_switch(True), toast)))
+    screens.record(4, "post", ScreenView(width=1080, height=2400, elements=(*_row(True), toast)))
     message = CitationClaim(step=4, screen="post", element=7, quote="Wi-Fi turned on")
     assert ground(message, verify, AT_ANCHOR, screens)[1] == ""
     reads_on = CheckItem(kind="verify", text="The Wi-Fi switch reads ON")
@@ -120,24 +138,25 @@ def test_a_state_a_served_screen_shows_does_not_ground_a_pass_when_the_anchor_po
     verify = CheckItem(kind="verify", text="The Wi-Fi switch reads ON")
     screens = _anchored(tmp_path, on_at_anchor=False)
     step, screen = which
-    screens.record(step, screen, ScreenView(width=1080, height=2400, elements=(_switch(True),)))
+    screens.record(step, screen, ScreenView(width=1080, height=2400, elements=_row(True)))
     citation, why = ground(CitationClaim(step=step, screen=screen, **claim), verify, AT_ANCHOR, screens)
     assert citation is not None and not citation.found
-    assert why.startswith(f"step {step} {screen}-screen shows it, but the same element on step 5 post-screen")
-    screens.record(5, "post", ScreenView(width=1080, height=2400, elements=(_switch(True),)))
+    assert why.startswith(
+        f"[E8] step {step} {screen}-screen shows it, but step 5 post-screen (the anchor) shows otherwise")
+    screens.record(5, "post", ScreenView(width=1080, height=2400, elements=_row(True)))
     assert ground(CitationClaim(step=step, screen=screen, **claim), verify, AT_ANCHOR, screens)[1] == ""
 
 
 def test_a_probe_read_after_a_later_step_began_to_act_does_not_ground_a_checkpoint_verdict(tmp_path):
     item = CheckItem(kind="assert", text="Wi-Fi is on")
     claim = CitationClaim(probe="setting", quote="1")
-    in_time, late = ProbeOutput("setting", "1\n", acted=5), ProbeOutput("setting", "1\n", acted=6)
+    in_time, late = ProbeOutput("setting", "1\n", acted=5, params=WIFI_ON), ProbeOutput("setting", "1\n", acted=6, params=WIFI_ON)
     screens = RecordedScreens(tmp_path)
     assert ground(claim, item, AT_ANCHOR, screens, [in_time])[1] == ""
     for passed in (True, False):
         citation, why = ground(claim, item, AT_ANCHOR, screens, [late], passed=passed)
         assert citation is not None and not citation.found
-        assert why.startswith("probe 'setting' ran after step 6's actions had started: it shows the device "
+        assert why.startswith("[E3] probe 'setting' ran after step 6's actions had started: it shows the device "
                               "after the anchor step 5")
     assert ground(claim, item, AT_EXIT, screens, [late])[1] == ""  # the final check judges the end state
 
@@ -195,7 +214,7 @@ def test_a_state_the_same_element_showed_before_the_agent_acted_does_not_ground_
     citation, why = ground(claim, item, window, screens)
     assert citation is not None and citation.found == (not held)
     if held:
-        assert why == ("element [4] showed 'checked=true' already before the agent first acted (step 2 "
-                       "pre-screen): the run changed nothing it shows")
-    on_the_title = CitationClaim(screen="final", element=3, quote="Wi-Fi")  # a text: not compared
-    assert ground(on_the_title, item, window, screens)[1] == ""
+        assert why == ("[E7] 'wifi' already showed so on step 2 pre-screen, the first the harness saw of it "
+                       "('ON'): the run changed nothing it shows")
+    on_the_title = CitationClaim(screen="final", element=3, quote="Wi-Fi")  # a name shows no state
+    assert ground(on_the_title, item, window, screens)[1].startswith("[E6] none of the citations shows a state")

@@ -5,15 +5,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from grounding_helpers import ground_one
 
 from pytest_artemis.agents.schemas import CitationClaim
-from pytest_artemis.checking.grounding import Window, ground
+from pytest_artemis.checking.grounding import Window
+from pytest_artemis.checking.history import ProbeOutput
 from pytest_artemis.checking.screens import RecordedScreens
 from pytest_artemis.contracts import Bounds, CheckItem, ScreenView, UIElement
 
 GOAL = CheckItem(kind="goal", text="Create an alarm for 7:30 AM", when="end")
 TYPED = "Alarm set for 7:30 AM"
 WINDOW = Window(last_step=2, first_acted=1, typed=(TYPED,))
+NO_ALARM_YET = ProbeOutput("alarms", "Next alarm clock information: none\n")
+"""The baseline: no alarm at 7:30 before the run (so a pass of the goal is brought about by it)."""
+
+
+def ground(claim, item, window, screens, probes=(), *, passed=True):
+    return ground_one(claim, item, window, screens, probes, passed=passed, baseline=[NO_ALARM_YET])
 
 
 def _element(index: int, text: str, cls: str, box: tuple[int, int, int, int], source: str = "hierarchy"):

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict
-from pytest_artemis.checking.grounding import contains
+from pytest_artemis.checking.terms import contains
 from pytest_artemis.contracts import CheckItem, Tap, TaskSpec, outcome_word
 from pytest_artemis.store.reader import read_run
 from pytest_artemis.testing import ScriptedRequest
