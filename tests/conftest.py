@@ -1,10 +1,14 @@
-"""The whole suite: load the OCR stack before any in-process pytester run when slow tests are selected."""
+"""The whole suite: modules that must outlive in-process pytester runs are loaded before the first one."""
 
 from __future__ import annotations
 
 import contextlib
 
 import pytest
+
+# The built-in predicates register when this module is imported: loaded here, before any in-process
+# pytester run, it is never unloaded between two runs in one test (the registry would be left empty).
+import pytest_artemis.probes  # noqa: F401
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

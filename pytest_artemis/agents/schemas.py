@@ -86,6 +86,11 @@ class ModelVerdict(Contract):
             data["citations"] = [] if one is None else [one]
         return data
 
+    @property
+    def citation(self) -> CitationClaim | None:
+        """The first citation (a single-fact verdict's), None without any."""
+        return self.citations[0] if self.citations else None
+
 
 class CheckReport(Contract):
     """The checker's reply: verdicts, or (before deciding) evidence requests.

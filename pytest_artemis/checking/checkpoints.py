@@ -59,8 +59,10 @@ class CheckpointScheduler:
 
     ``queue`` happens during a turn; ``release(step)`` after that turn's step is recorded anchors the
     queued checkpoints to it and spawns as many as the concurrency limit allows. ``harvest`` collects
-    only finished attempts. A re-completed checkpoint supersedes the older attempt: a finished one is
-    harvested first, a running one is cancelled, awaited and recorded as ``superseded``.
+    only finished attempts. A re-completed checkpoint supersedes the older attempt without cancelling it:
+    a finished one is harvested first; a running one judges on, and when it ends its failed assertions are
+    recorded as they are (an assertion's failure stands, whatever the checker's latency) and its other
+    verdicts as ``superseded``. Its verdicts never reopen anything.
     """
 
     def __init__(self, run_attempt: AttemptRunner, *, concurrency: int, timeout_s: float) -> None:
@@ -69,6 +71,8 @@ class CheckpointScheduler:
         self._timeout_s = timeout_s
         self._pending: list[_Pending] = []
         self._running: dict[str, tuple[Attempt, asyncio.Task[tuple[CheckVerdict, ...]]]] = {}
+        self._stale: list[tuple[Attempt, asyncio.Task[tuple[CheckVerdict, ...]]]] = []
+        """Superseded attempts still judging: their failed assertions will count."""
         self._serial: dict[str, int] = {}
         self._current: dict[str, str] = {}
 
@@ -82,7 +86,7 @@ class CheckpointScheduler:
 
     @property
     def idle(self) -> bool:
-        return not self._pending and not self._running
+        return not self._pending and not self._running and not self._stale
 
     def is_current(self, attempt_id: str) -> bool:
         """Whether this attempt is the latest spawned for its checkpoint."""
@@ -107,8 +111,8 @@ class CheckpointScheduler:
             if pending.anchor_step is None:
                 continue
             old = self._running.get(pending.checkpoint.checkpoint_id)
-            if old is not None:
-                forced.append(await self._supersede(*old))
+            if old is not None and (harvest := await self._supersede(*old)) is not None:
+                forced.append(harvest)
             if len(self._running) >= self._concurrency:
                 break
             self._pending.remove(pending)
@@ -118,7 +122,11 @@ class CheckpointScheduler:
     def harvest(self) -> list[Harvest]:
         """Collect finished attempts only; never waits for a running one."""
         done = [cid for cid, (_, task) in self._running.items() if task.done()]
-        return [self._collect(cid) for cid in done]
+        finished = [self._collect(cid) for cid in done]
+        for attempt, task in [pair for pair in self._stale if pair[1].done()]:
+            self._stale.remove((attempt, task))
+            finished.append(Harvest(attempt, _superseded(task.result()), False))
+        return finished
 
     async def settle(self, timeout_s: float) -> list[Harvest]:
         """The exit barrier: run everything queued or running to completion within ``timeout_s``.
@@ -135,7 +143,7 @@ class CheckpointScheduler:
             harvests.extend(await self.spawn_ready())
             harvests.extend(self.harvest())
             remaining = end - loop.time()
-            tasks = [task for _, task in self._running.values()]
+            tasks = [task for _, task in self._running.values()] + [task for _, task in self._stale]
             if remaining <= 0:
                 break
             if tasks:
@@ -146,11 +154,12 @@ class CheckpointScheduler:
 
     async def cancel_all(self) -> None:
         """Cancel and await every running attempt (interrupt/crash paths); nothing is recorded."""
-        tasks = [task for _, task in self._running.values()]
+        tasks = [task for _, task in self._running.values()] + [task for _, task in self._stale]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._running.clear()
+        self._stale.clear()
         self._pending.clear()
 
     def _spawn(self, checkpoint: Checkpoint, anchor_step: int) -> None:
@@ -183,21 +192,26 @@ class CheckpointScheduler:
         log.debug("checkpoint %s harvested: %s", attempt.attempt_id, ", ".join(v.status for v in verdicts))
         return Harvest(attempt, verdicts, current)
 
-    async def _supersede(self, attempt: Attempt, task: asyncio.Task[tuple[CheckVerdict, ...]]) -> Harvest:
+    async def _supersede(self, attempt: Attempt, task: asyncio.Task[tuple[CheckVerdict, ...]]) -> Harvest | None:
         cid = attempt.checkpoint.checkpoint_id
         if task.done():  # finished but not harvested yet: its verdicts go on record, without effects
             return self._collect(cid, superseded=True)
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        if task.cancelled():
-            self._running.pop(cid)
-            verdicts = self._blanket(attempt, "superseded", "the subgoal was completed again")
-            return Harvest(attempt, verdicts, False)
-        return self._collect(cid, superseded=True)
+        self._running.pop(cid)
+        self._stale.append((attempt, task))  # it judges on: an assertion it fails must count
+        log.debug("checkpoint %s superseded while judging; it goes on", attempt.attempt_id)
+        return None
 
     async def _expire(self) -> list[Harvest]:
-        """Cancel what is still running or queued after the barrier's timeout; all of it is unchecked."""
+        """Cancel what is still running or queued after the barrier's timeout; all of it is unchecked (a
+        superseded attempt's, superseded)."""
         expired: list[Harvest] = []
+        for attempt, task in self._stale:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            expired.append(Harvest(attempt, self._blanket(attempt, "superseded", "the subgoal was completed "
+                                                          "again, and this attempt had not ended by the exit "
+                                                          "barrier"), False))
+        self._stale.clear()
         for cid, (attempt, task) in list(self._running.items()):
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
@@ -230,3 +244,13 @@ class CheckpointScheduler:
             anchor_step=attempt.anchor_step,
             started_at=attempt.started_at,
         )
+
+
+def _superseded(verdicts: tuple[CheckVerdict, ...]) -> tuple[CheckVerdict, ...]:
+    """A superseded attempt's verdicts on record: a failed assertion as it is (it stands), the rest marked
+    ``superseded`` with what they said (the newer attempt decides those)."""
+    return tuple(v if v.kind == "assert" and v.status == "failed" else
+                 v.model_copy(update={"status": "superseded",
+                                      "reason": f"the subgoal was completed again; this attempt said {v.status}"
+                                                + (f" ({v.reason})" if v.reason else "")})
+                 for v in verdicts)

@@ -102,7 +102,7 @@ _REMOVE = frozenset({"delete", "deleted", "remove", "removed", "clear", "cleared
                      "uninstall", "uninstalled"})
 _NEGATION = re.compile(r"\b(not|never|no longer|without|isn't|aren't|doesn't|don't|didn't|wasn't|hasn't|"
                        r"cannot|can't|won't)\b|n't\b")
-_LEADING_NO = re.compile(r"^\s*(no|never|none|nothing|neither)\b")
+_LEADING_NO = re.compile(r"^\s*(no|never|none|nothing|neither)\b|\b(no|without)\s+(?!longer\b)[\w⟦]")
 _ON = re.compile(r"\b(turn(?:ed|s)?|switch(?:ed|es)?|toggl(?:e|ed|es)|is|are|was|were|be|been|stays?|"
                  r"remains?|set|shows?|reads?|kept|keeps?|left|leaves?|with)\b(?:\s+[\w⟦⟧]+){0,4}?\s+on\b"
                  r"(?!\s+(?:the|a|an|this|that|its|their|his|her|my|your)\b)|\bon\s*$")

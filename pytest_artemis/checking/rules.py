@@ -34,8 +34,8 @@ class Rule:
         if entry is not None and entry in self.at:
             return self.at[entry]
         if entry is None and self.at:
-            return " ".join(f"{'At a checkpoint' if e == 'checkpoint' else 'At the final check'}: {text}"
-                            for e, text in self.at.items())
+            return " ".join(f"{'At a checkpoint' if e == 'checkpoint' else 'At the final check'}: "
+                            f"{text[0].lower()}{text[1:]}" for e, text in self.at.items())
         return self.statement
 
 
@@ -167,3 +167,22 @@ def render_markdown() -> str:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
+
+
+DOCS_START, DOCS_END = "<!-- rules:start -->", "<!-- rules:end -->"
+
+
+def with_rules_table(page: str) -> str:
+    """``page`` (Markdown) with the rules table between its markers replaced by ``render_markdown()``."""
+    head, _, rest = page.partition(DOCS_START)
+    _, _, tail = rest.partition(DOCS_END)
+    return f"{head}{DOCS_START}\n{render_markdown()}\n{DOCS_END}{tail}"
+
+
+if __name__ == "__main__":  # python -m pytest_artemis.checking.rules docs/writing-checks.md
+    import sys
+    from pathlib import Path
+
+    for name in sys.argv[1:]:
+        path = Path(name)
+        path.write_text(with_rules_table(path.read_text(encoding="utf-8")), encoding="utf-8")

@@ -100,19 +100,57 @@ def test_concurrency_limit_keeps_the_rest_queued_with_their_own_anchor():
     asyncio.run(scenario())
 
 
-def test_supersede_cancels_a_running_check_and_records_superseded():
+@pytest.mark.parametrize(("kind", "status", "recorded"), [
+    ("assert", "failed", "failed"),  # an assertion's failure stands, however late it comes
+    ("assert", "passed", "superseded"), ("verify", "failed", "superseded"), ("verify", "passed", "superseded"),
+])
+def test_supersede_lets_a_running_check_finish_and_keeps_a_failed_assertion(kind, status, recorded):
+    item = CheckItem(kind=kind, text="The thing is on")
+
+    async def judge(attempt: Attempt):
+        await gates[attempt.attempt_id].wait()
+        return [make_verdict(item, status=status, evidence="e", source="model",  # type: ignore[arg-type]
+                             attempt_id=attempt.attempt_id, checkpoint_id="sg1",
+                             anchor_step=attempt.anchor_step, started_at=0.0)]
+
+    gates = {"sg1#1": asyncio.Event(), "sg1#2": asyncio.Event()}
+
     async def scenario():
-        judge = Judge()
+        sched = CheckpointScheduler(judge, concurrency=1, timeout_s=5.0)
+        cp = Checkpoint("sg1", "subgoal sg1", (item,), "- [x] subgoal sg1\n")
+        sched.queue(cp)
+        await sched.release(2)
+        await settle_loop()
+        sched.queue(cp)  # the subgoal is completed again while sg1#1 still judges
+        assert await sched.release(5) == []  # nothing cancelled, nothing forced
+        assert [(a.attempt_id, a.anchor_step) for a in sched.running] == [("sg1#2", 5)]  # not held up
+        gates["sg1#2"].set()
+        await settle_loop()
+        newer = sched.harvest()
+        assert [(h.attempt.attempt_id, h.current) for h in newer] == [("sg1#2", True)]
+        assert not sched.idle  # the superseded attempt still judges: the barrier waits for it
+        gates["sg1#1"].set()
+        await settle_loop()
+        (older,) = sched.harvest()
+        assert (older.attempt.attempt_id, older.current, older.verdicts[0].status) == ("sg1#1", False, recorded)
+        assert sched.idle
+
+    asyncio.run(scenario())
+
+
+def test_a_superseded_check_still_judging_at_the_barrier_is_waited_for():
+    async def scenario():
+        judge = Judge(status="failed")
         sched = scheduler(judge)
         sched.queue(checkpoint())
         await sched.release(2)
         await settle_loop()
-        sched.queue(checkpoint())  # the subgoal is completed again
-        forced = await sched.release(5)
-        assert [(h.attempt.attempt_id, [v.status for v in h.verdicts], h.current) for h in forced] == [
-            ("sg1#1", ["superseded"], False)]
-        assert [(a.attempt_id, a.anchor_step) for a in sched.running] == [("sg1#2", 5)]
-        await sched.cancel_all()
+        sched.queue(checkpoint())
+        await sched.release(3)
+        asyncio.get_running_loop().call_later(0.05, judge.open, "sg1#1")
+        asyncio.get_running_loop().call_later(0.05, judge.open, "sg1#2")
+        settled = await sched.settle(2.0)
+        assert sorted((h.attempt.attempt_id, h.current) for h in settled) == [("sg1#1", False), ("sg1#2", True)]
 
     asyncio.run(scenario())
 

@@ -12,7 +12,8 @@ from pytest_artemis.plugin.junit_xml import read_properties
 
 #: Written into every pytester project: the scripted model stands in for a real one (overriding the
 #: ``artemis_model`` fixture, as users do). The checker's verdict on an item is chosen by the item's text
-#: prefix (``PASS:`` / ``FAIL:`` / ``MAYBE:``); goal tags make the operator misbehave on purpose.
+#: prefix (``PASS:`` / ``FAIL:`` / ``MAYBE:``), honestly by the Bluetooth switch the operator turns on; goal
+#: tags make the operator misbehave on purpose.
 SCRIPTED_CONFTEST = '''
 import os
 import re
@@ -24,7 +25,7 @@ import pytest
 from pytest_artemis.agents.schemas import (
     CheckReport, CitationClaim, ModelVerdict, OperatorDecision, PlanReply,
 )
-from pytest_artemis.contracts import Wait
+from pytest_artemis.contracts import Launch, Tap, Wait
 from pytest_artemis.models import ModelSet
 from pytest_artemis.testing import ModelUnavailable, ScriptedModel
 
@@ -32,10 +33,27 @@ STATUS = {"PASS": "passed", "FAIL": "failed", "MAYBE": "inconclusive"}
 TICKS = itertools.count(1)
 
 
+def operate(request):
+    """Turns Bluetooth on through Settings, as a person would: open Settings, the Bluetooth page, the
+    switch; then ticks every subgoal."""
+    screen = request.screen
+    switch = screen.find(resource_id="switch_widget")
+    if switch is not None and not switch.checked:
+        plan = re.sub(r"- \\[[ /]\\]", "- [x]", request.plan)
+        return OperatorDecision(decision="turn Bluetooth on", actions=[Tap(element=switch.index)], plan=plan)
+    if switch is not None:
+        plan = re.sub(r"- \\[[ /]\\]", "- [x]", request.plan)
+        return OperatorDecision(decision="Bluetooth is on", actions=[Wait(ms=20)], plan=plan)
+    row = screen.find("Bluetooth")
+    if row is not None and screen.foreground == "com.android.settings":
+        return OperatorDecision(decision="open Bluetooth", actions=[Tap(element=row.index)])
+    return OperatorDecision(decision="open Settings", actions=[Launch(package="com.android.settings")])
+
+
 def respond(request):
     goal = request.goal
     if request.role == "planner":
-        return PlanReply(plan="- [ ] Do the thing\\n")
+        return PlanReply(plan="- [ ] Turn on Bluetooth\\n")
     if request.role == "operator":
         if "[model-down]" in goal:
             raise ModelUnavailable("provider answered HTTP 503", http_status=503)
@@ -44,19 +62,40 @@ def respond(request):
         if "[slow]" in goal:
             time.sleep(0.3)
             return OperatorDecision(decision="still looking", actions=[Wait(ms=next(TICKS))])
-        plan = re.sub(r"- \\[[ /]\\]", "- [x]", request.plan)
-        return OperatorDecision(decision="doing it", actions=[Wait(ms=20)], plan=plan)
-    verdicts = [
-        ModelVerdict(item=item.text, status=STATUS.get(item.text.split(":", 1)[0], "passed"),
-                     evidence=f"step 1 post screenshot shows the label {item.text.split(':', 1)[0]!r}",
-                     citation=cite(request))
-        for item in request.checks
-    ]
-    return CheckReport(verdicts=verdicts)
+        return operate(request)
+    return CheckReport(verdicts=[judge(item, request) for item in request.checks])
 
 
-def cite(request):
-    """Something really on the newest recorded screen (grounding checks it exists, not its relevance)."""
+def judge(item, request):
+    """By the item's prefix: FAIL and MAYBE say so; anything else is judged honestly by the Bluetooth
+    switch (an absence by the newest screen, which shows no dialog)."""
+    said = item.text.split(":", 1)[0]
+    if STATUS.get(said) in ("failed", "inconclusive"):
+        return ModelVerdict(item=item.text, status=STATUS[said], evidence=f"the item says {said}",
+                            citation=first_label(request))
+    if " no " in f" {item.text.lower()} ":
+        return ModelVerdict(item=item.text, status="passed", evidence="no dialog on the screen",
+                            citation=first_label(request))
+    switch = bluetooth_switch(request)
+    if switch is None:
+        return ModelVerdict(item=item.text, status="inconclusive", evidence="no Bluetooth switch recorded")
+    on = switch.attribute == "checked=true"
+    return ModelVerdict(item=item.text, status="passed" if on else "failed",
+                        evidence=f"the Bluetooth switch reads {'ON' if on else 'OFF'}", citation=switch)
+
+
+def bluetooth_switch(request):
+    """The Bluetooth switch on the newest recorded screen showing it, by its checked state."""
+    for screen in reversed(request.screens):
+        element = screen.view.find(resource_id="switch_widget")
+        if element is not None:
+            return CitationClaim(step=screen.step, screen=screen.screen, element=element.index,
+                                 attribute=f"checked={'true' if element.checked else 'false'}")
+    return None
+
+
+def first_label(request):
+    """Something on the newest recorded screen (a failure needs only what is there)."""
     for screen in reversed(request.screens):
         element = next((e for e in screen.view.elements if e.label), None)
         if element is not None:
@@ -74,34 +113,34 @@ ROWS_TESTS = '''
 import pytest
 
 
-@pytest.mark.goal("Do the thing")
-@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.goal("Turn on Bluetooth")
+@pytest.mark.verify("PASS: Bluetooth is on")
 @pytest.mark.assert_("PASS: no crash dialog", when="end")
 def test_passed(artemis):
     assert artemis.outcome.task.status == "completed"
 
 
-@pytest.mark.goal("Do the thing")
-@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.goal("Turn on Bluetooth")
+@pytest.mark.verify("PASS: Bluetooth is on")
 @pytest.mark.assert_("FAIL: a toast appears")
 def test_failed(artemis):
     pass
 
 
-@pytest.mark.goal("Do the thing")
-@pytest.mark.verify("FAIL: the thing is done")
+@pytest.mark.goal("Turn on Bluetooth")
+@pytest.mark.verify("FAIL: Bluetooth is on")
 def test_blocked(artemis):
     pass
 
 
-@pytest.mark.goal("Do the thing [model-down]")
-@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.goal("Turn on Bluetooth [model-down]")
+@pytest.mark.verify("PASS: Bluetooth is on")
 def test_error(artemis):
     pass
 
 
-@pytest.mark.goal("Do the thing")
-@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.goal("Turn on Bluetooth")
+@pytest.mark.verify("PASS: Bluetooth is on")
 @pytest.mark.assert_("MAYBE: a toast appears")
 def test_unchecked(artemis):
     pass
@@ -176,11 +215,11 @@ def check_rows(result: pytest.RunResult, cases: dict, *, xdist: bool = False) ->
     assert cases["test_passed"].result is None
     assert cases["test_failed"].result == "failure"
     assert "1 assertion failed" in cases["test_failed"].text
-    evidence = "'FAIL: a toast appears': step 1 post screenshot shows the label 'FAIL'"
+    evidence = "'FAIL: a toast appears': the item says FAIL"
     assert evidence in cases["test_failed"].text
     blocked = cases["test_blocked"]
     assert blocked.result == "error" and "BLOCKED" in blocked.message
-    assert "unmet criteria:" in blocked.text and "'FAIL: the thing is done'" in blocked.text
+    assert "unmet criteria:" in blocked.text and "'FAIL: Bluetooth is on'" in blocked.text
     error = cases["test_error"]
     assert error.result == "error"
     assert "ERROR: infrastructure failure (model) ModelUnavailable" in error.message

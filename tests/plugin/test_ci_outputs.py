@@ -37,15 +37,14 @@ def test_every_non_pass_has_a_type_and_a_message_that_leads_with_the_reason(rows
     elements = _results(suite.path / "junit.xml")
     assert {name: (e.tag, e.get("type")) for name, e in elements.items()} == TYPES
     assert elements["test_failed"].get("message").startswith(
-        "FAILED: 1 assertion(s) failed: assert_ 'FAIL: a toast appears': step 1 post screenshot")
+        "FAILED: 1 assertion(s) failed: assert_ 'FAIL: a toast appears': the item says FAIL")
     assert elements["test_blocked"].get("message").startswith("BLOCKED: task blocked: ")
     assert elements["test_error"].get("message") == (
         "ERROR: infrastructure failure (model) ModelUnavailable on device emulator-5554: provider answered "
         "HTTP 503")
     unchecked = elements["test_unchecked"]
     assert unchecked.get("message") == ("UNCHECKED: 1 item could not be confirmed (nothing failed): "
-                                        "assert_ 'MAYBE: a toast appears': step 1 post screenshot shows the "
-                                        "label 'MAYBE'")
+                                        "assert_ 'MAYBE: a toast appears': the item says MAYBE")
     assert "assert_ 'MAYBE: a toast appears'" in unchecked.text  # the body lists the items and why
 
 
@@ -62,7 +61,7 @@ def test_xunit2_keeps_testcases_schema_valid_with_properties_on_the_testsuite(ro
 
 def test_xunit1_keeps_the_properties_on_each_testcase(suite):
     suite.makepyfile(test_rows=ROWS_TESTS)
-    suite.makeini("[pytest]\njunit_family = xunit1\n")
+    suite.makeini("[pytest]\njunit_family = xunit1\nartemis_reset = full\n")
     _, cases = run_junit(suite, "--artemis-device=sim", "-k", "blocked or unchecked")
     root = ET.parse(suite.path / "junit.xml").getroot()
     assert root.find("testsuite/properties") is None
@@ -89,7 +88,7 @@ def test_terminal_counts_our_words_lists_unchecked_and_ends_with_the_index(rows,
     summary = out[out.index(next(line for line in out if "short test summary info" in line)):]
     assert any(line.startswith("UNCHECKED test_rows.py::test_unchecked - 1 item could not be confirmed")
                for line in summary)
-    assert "  - assert_ 'MAYBE: a toast appears': step 1 post screenshot shows the label 'MAYBE'" in summary
+    assert "  - assert_ 'MAYBE: a toast appears': the item says MAYBE" in summary
     # At 80 columns the trimmed line shows the reason, never the exception's name.
     blocked = next(line for line in summary if line.startswith("BLOCKED "))
     assert blocked.startswith("BLOCKED test_rows.py::test_blocked - task blocked: ") and len(blocked) <= 80
@@ -102,7 +101,7 @@ def test_plain_xfails_stay_out_of_the_default_short_summary(suite):
     suite.makepyfile(test_x='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         @pytest.mark.assert_("MAYBE: a toast appears")
         def test_unchecked(artemis):
             pass
@@ -121,7 +120,7 @@ def test_runxfail_cannot_make_an_unchecked_run_pass(suite):
     suite.makepyfile(test_u='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         @pytest.mark.assert_("MAYBE: a toast appears")
         def test_unchecked(artemis):
             pass
@@ -167,13 +166,13 @@ def test_maxfail_stops_at_blocked_but_not_at_unchecked(suite):
     suite.makepyfile(test_order='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         @pytest.mark.assert_("MAYBE: a toast appears")
         def test_1_unchecked(artemis):
             pass
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("FAIL: the thing is done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("FAIL: Bluetooth is on")
         def test_2_blocked(artemis):
             pass
 
@@ -185,24 +184,24 @@ def test_maxfail_stops_at_blocked_but_not_at_unchecked(suite):
 
 
 def test_xfail_strict_and_xfail_markers_never_turn_a_not_passed_run_into_a_pass(suite):
-    suite.makeini("[pytest]\nxfail_strict = true\njunit_logging = system-out\n")
+    suite.makeini("[pytest]\nxfail_strict = true\njunit_logging = system-out\nartemis_reset = full\n")
     suite.makepyfile(test_marks='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         @pytest.mark.assert_("MAYBE: a toast appears")
         def test_unchecked(artemis):
             pass
 
         @pytest.mark.xfail(reason="known flaky flow")
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("FAIL: the thing is done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("FAIL: Bluetooth is on")
         def test_blocked_but_marked_xfail(artemis):
             pass
 
         @pytest.mark.xfail(reason="expected to fail")
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: the thing is done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth is on")
         def test_passed_but_marked_xfail(artemis):
             pass
     ''')
@@ -228,12 +227,12 @@ def test_a_rerun_plugin_reruns_what_did_not_pass_and_reports_the_last_attempt(su
     suite.makepyfile(test_rr='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("FAIL: the thing is done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("FAIL: Bluetooth is on")
         def test_blocked(artemis):
             pass
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         @pytest.mark.assert_("MAYBE: a toast appears")
         def test_unchecked(artemis):
             pass

@@ -13,15 +13,15 @@ import pytest
 CLOCK = "com.google.android.deskclock"
 
 
-@pytest.mark.goal("Do the thing", app=CLOCK)
-@pytest.mark.verify("PASS: done")
+@pytest.mark.goal("Turn on Bluetooth", app=CLOCK)
+@pytest.mark.verify("PASS: Bluetooth on")
 def test_1_leaves_leftovers(artemis):
     artemis.device.check(["settings", "put", "global", "airplane_mode_on", "1"])
     artemis.device.check(["am", "start", "-n", CLOCK + "/com.android.deskclock.DeskClock"])
 
 
-@pytest.mark.goal("Do the thing", app=CLOCK)
-@pytest.mark.verify("PASS: done")
+@pytest.mark.goal("Turn on Bluetooth", app=CLOCK)
+@pytest.mark.verify("PASS: Bluetooth on")
 def test_2_sees(artemis):
     print("airplane=" + artemis.device.check(["settings", "get", "global", "airplane_mode_on"]).strip())
     assert False, "show the output"
@@ -63,7 +63,7 @@ def artemis_device(artemis_device):
     suite.makepyfile(test_one='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         def test_one(artemis):
             pass
     ''')

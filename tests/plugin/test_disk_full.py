@@ -31,8 +31,8 @@ TESTS = '''
 import pytest
 
 
-@pytest.mark.goal("Do the thing")
-@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.goal("Turn on Bluetooth")
+@pytest.mark.verify("PASS: Bluetooth is on")
 def test_run(artemis):
     pass
 

@@ -13,7 +13,7 @@ def test_every_outcome_row_in_process(suite):
     result, cases = run_junit(suite, "-v", "--artemis-device=sim")
     check_rows(result, cases)
     # The verdict sequence lands in <system-out> (junit_logging=system-out) and names each attempt.
-    assert "FAILED assert_ 'FAIL: a toast appears' (model @step 1)" in cases["test_failed"].system_out
+    assert "FAILED assert_ 'FAIL: a toast appears' (model @step 3)" in cases["test_failed"].system_out
     # Each run's journal is where the artifacts property says, closed with the outcome it reports.
     record = read_run(cases["test_failed"].props["artemis.artifacts"])
     assert record.execution == "finished" and record.outcome.tests.failed == 1
@@ -41,7 +41,7 @@ def test_unchecked_mode(suite, mode, outcome, element):
     suite.makepyfile(test_u='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         @pytest.mark.assert_("MAYBE: a toast appears")
         def test_unchecked(artemis):
             pass
@@ -58,7 +58,7 @@ def test_a_failure_in_the_test_body_takes_precedence(suite):
     suite.makepyfile(test_body='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         @pytest.mark.assert_("MAYBE: a toast appears")
         def test_body_fails(artemis):
             assert artemis.outcome.steps == 99, "body says no"
@@ -75,7 +75,7 @@ def test_run_from_the_test_body(suite):
 
         def test_body_run(artemis):
             assert artemis.outcome is None
-            result = artemis.run("Do the thing", checks=[verify("PASS: done"), assert_("FAIL: toast")])
+            result = artemis.run("Turn on Bluetooth", checks=[verify("PASS: Bluetooth on"), assert_("FAIL: toast")])
             assert result.word == "FAILED"
             assert [(v.kind, v.status) for v in artemis.verdicts] == [
                 ("verify", "passed"), ("assert", "failed"), ("goal", "passed")]
@@ -83,7 +83,7 @@ def test_run_from_the_test_body(suite):
             assert artemis.device.serial == "emulator-5554"
 
         def test_body_run_passes(artemis):
-            artemis.run("Do the thing", checks=[verify("PASS: done")])
+            artemis.run("Turn on Bluetooth", checks=[verify("PASS: Bluetooth on")])
     ''')
     result, cases = run_junit(suite, "--artemis-device=sim")
     result.assert_outcomes(failed=1, passed=1)
@@ -132,11 +132,11 @@ def test_a_blocked_run_from_the_body_is_an_error_like_the_fixtures_run(suite):
         from pytest_artemis import verify
 
         def test_body_blocked(artemis):
-            result = artemis.run("Do the thing", checks=[verify("FAIL: the thing is done")])
+            result = artemis.run("Turn on Bluetooth", checks=[verify("FAIL: Bluetooth is on")])
             assert result.word == "BLOCKED"
 
         def test_body_error(artemis):
-            artemis.run("Do the thing [model-down]", checks=[verify("PASS: the thing is done")])
+            artemis.run("Turn on Bluetooth [model-down]", checks=[verify("PASS: Bluetooth is on")])
     ''')
     result, cases = run_junit(suite, "--artemis-device=sim", "-v")
     assert_words(result, errors=1, blocked=1)

@@ -14,8 +14,8 @@ TEST_FILE = '''
 import pytest
 
 
-@pytest.mark.goal("Do the thing")
-@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.goal("Turn on Bluetooth")
+@pytest.mark.verify("PASS: Bluetooth is on")
 def test_bugged(artemis):
     pass
 '''
@@ -128,8 +128,8 @@ import pytest
 from pytest_artemis import probes
 
 
-@pytest.mark.goal("Do the thing")
-@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.goal("Turn on Bluetooth")
+@pytest.mark.verify("PASS: Bluetooth is on")
 @pytest.mark.assert_("No error dialog", when="end", probe=probes.no_error_dialog())
 def test_logged(artemis):
     pass
@@ -146,7 +146,7 @@ def test_debug_events_reach_the_pytest_artemis_logger(suite):
     loud.stdout.fnmatch_lines_random([
         "*DEBUG*pytest_artemis.engine.loop*turn 1 starts*",
         "*DEBUG*pytest_artemis.engine.loop*turn 1 ends*",
-        "*DEBUG*pytest_artemis.checking.checkpoints*checkpoint * spawned, anchored to step 1*",
+        "*DEBUG*pytest_artemis.checking.checkpoints*checkpoint * spawned, anchored to step 3*",
         "*DEBUG*pytest_artemis.checking.checkpoints*checkpoint * harvested: passed*",
         "*DEBUG*pytest_artemis.models.calls*model call * operator scripted ok*",
         "*DEBUG*pytest_artemis.device.adb*probe *",

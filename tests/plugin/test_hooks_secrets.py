@@ -53,8 +53,8 @@ def test_run_hooks_fire_in_order(suite):
     suite.makepyfile(test_h='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth on")
         @pytest.mark.assert_("FAIL: toast")
         def test_hooked(artemis):
             pass
@@ -63,9 +63,9 @@ def test_run_hooks_fire_in_order(suite):
     import json
 
     events = json.loads(suite.path.joinpath("events.json").read_text())
-    assert events[0] == ["start", "test_hooked", "Do the thing", "emulator-5554", True]
+    assert events[0] == ["start", "test_hooked", "Turn on Bluetooth", "emulator-5554", True]
     assert ["step", 1] in events
-    assert ["verdict", "failed", "FAIL: toast"] in events and ["verdict", "passed", "PASS: done"] in events
+    assert ["verdict", "failed", "FAIL: toast"] in events and ["verdict", "passed", "PASS: Bluetooth on"] in events
     assert events[-1] == ["finish", "FAILED", "completed"]
 
 
@@ -74,8 +74,8 @@ def test_a_farm_plugin_leases_the_device(suite):
     suite.makepyfile(test_f='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth on")
         def test_on_farm(artemis):
             assert artemis.device.serial == "emulator-5554"
     ''')
@@ -90,12 +90,12 @@ def test_the_api_key_reaches_no_report_junit_terminal_or_artifact(suite, monkeyp
     # The scripted checker echoes this variable into its evidence, as a leaky model might.
     monkeypatch.setenv("LEAK_VALUE", sentinel)
     suite.makeconftest(suite.path.joinpath("conftest.py").read_text().replace(
-        'evidence=f"step 1 post screenshot shows the label {item.text.split(\':\', 1)[0]!r}"',
+        'evidence=f"the item says {said}"',
         'evidence="the screen shows " + os.environ["LEAK_VALUE"]'))
     suite.makepyfile(test_s='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         @pytest.mark.assert_("FAIL: the key is not shown")
         def test_secret(artemis):
             pass
@@ -119,12 +119,12 @@ def test_no_secret_in_a_collection_error_a_failure_or_its_captured_output(suite,
         import os
         import pytest
 
-        @pytest.mark.goal("Do the thing", app="{sentinel}")
+        @pytest.mark.goal("Turn on Bluetooth", app="{sentinel}")
         def test_bad_marker(artemis):
             pass
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth on")
         def test_leaky_body(artemis):
             print("the key is", os.environ["OPENAI_API_KEY"])
             assert os.environ["OPENAI_API_KEY"] == "something else"

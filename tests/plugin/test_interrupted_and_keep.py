@@ -14,8 +14,8 @@ KILLED = '''
 import pytest
 
 
-@pytest.mark.goal("Do the thing [die]")
-@pytest.mark.verify("PASS: done")
+@pytest.mark.goal("Turn on Bluetooth [die]")
+@pytest.mark.verify("PASS: Bluetooth on")
 def test_killed(artemis):
     pass
 '''
@@ -23,8 +23,8 @@ FINE = '''
 import pytest
 
 
-@pytest.mark.goal("Do the thing")
-@pytest.mark.verify("PASS: done")
+@pytest.mark.goal("Turn on Bluetooth")
+@pytest.mark.verify("PASS: Bluetooth on")
 def test_fine(artemis):
     pass
 '''
@@ -83,12 +83,12 @@ def test_keep_decides_which_runs_keep_screenshots_and_pages(suite, keep, pages):
     suite.makepyfile(test_k='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: the thing is done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth is on")
         def test_passed(artemis):
             pass
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         @pytest.mark.assert_("FAIL: a toast appears")
         def test_failed(artemis):
             pass

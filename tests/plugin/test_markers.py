@@ -105,14 +105,15 @@ def test_spec_built_in_declaration_order(suite):
         import pytest
         from pytest_artemis.plugin.collection import item_spec
 
-        pytestmark = pytest.mark.verify("module level")
+        pytestmark = pytest.mark.verify("Bluetooth is on (module level)")
 
-        @pytest.mark.goal("g", max_steps=7)
-        @pytest.mark.verify("first")
-        @pytest.mark.assert_("second", when="end")
+        @pytest.mark.goal("Turn on Bluetooth", max_steps=7)
+        @pytest.mark.verify("Bluetooth is on (first)")
+        @pytest.mark.assert_("Bluetooth is on (second)", when="end")
         def test_it(request, artemis):
             spec = item_spec(request.node)
-            assert [c.text for c in spec.checks] == ["module level", "first", "second"]
+            assert [c.text for c in spec.checks] == ["Bluetooth is on (module level)", "Bluetooth is on (first)",
+                                                     "Bluetooth is on (second)"]
             assert spec.app is None and spec.max_steps == 7
             assert spec.test_id == request.node.nodeid
             assert spec.checks[2].kind == "assert" and spec.checks[2].when == "end"
@@ -216,12 +217,12 @@ def pytest_artemis_probe_specs(config):
         SDK = ProbeCheck(probe=ProbeSpec(kind="sdk"), name="sdk_is", args={"level": "34"})
 
         def test_plugin_kind(artemis):
-            result = artemis.run("Do the thing", checks=[verify("The SDK is 34", probe=SDK)])
+            result = artemis.run("Turn on Bluetooth", checks=[verify("The SDK is 34", probe=SDK)])
             checks = [(v.source, v.status) for v in artemis.verdicts if v.kind != "goal"]
             assert checks == [("probe", "passed")], result.word
 
         def test_unknown_kind(artemis):
-            artemis.run("Do the thing", checks=[verify("x", probe=ProbeCheck(probe=ProbeSpec(kind="nope"),
+            artemis.run("Turn on Bluetooth", checks=[verify("x", probe=ProbeCheck(probe=ProbeSpec(kind="nope"),
                                                                              name="sdk_is"))])
     ''')
     result, cases = run_junit(suite, "--artemis-device=sim")

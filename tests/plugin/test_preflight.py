@@ -13,7 +13,7 @@ GOAL = '''
 import pytest
 
 
-@pytest.mark.goal("Do the thing")
+@pytest.mark.goal("Turn on Bluetooth")
 def test_one(artemis):
     pass
 

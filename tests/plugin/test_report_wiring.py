@@ -12,19 +12,19 @@ TESTS = '''
 import pytest
 
 
-@pytest.mark.goal("Do the thing")
-@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.goal("Turn on Bluetooth")
+@pytest.mark.verify("PASS: Bluetooth is on")
 def test_passed(artemis):
     pass
 
 
-@pytest.mark.goal("Do the thing")
+@pytest.mark.goal("Turn on Bluetooth")
 @pytest.mark.assert_("FAIL: a toast appears")
 def test_failed(artemis):
     pass
 
 
-@pytest.mark.goal("Do the thing")
+@pytest.mark.goal("Turn on Bluetooth")
 @pytest.mark.assert_("MAYBE: a toast appears")
 def test_unchecked(artemis):
     pass
@@ -66,8 +66,8 @@ def test_the_index_shows_the_test_word_when_the_body_fails_after_a_passing_run(s
     suite.makepyfile(test_body='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: the thing is done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth is on")
         def test_body(artemis):
             assert False, "body says no"
     ''')

@@ -53,8 +53,8 @@ def artemis_settings(artemis_settings):
 
         pytestmark = pytest.mark.artemis(checkpoint_max_repairs=1)
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: the thing is done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth is on")
         @pytest.mark.artemis(max_steps=4, final_check=False)
         def test_marked(artemis):
             s = artemis.settings
@@ -62,8 +62,8 @@ def artemis_settings(artemis_settings):
             assert s.checkpoint_max_repairs == 1
             assert s.no_effect_limit == 6  # the session option
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: the thing is done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth is on")
         def test_module_defaults(artemis):
             assert (artemis.settings.max_steps, artemis.settings.final_check) == (9, True)
     ''')
@@ -78,15 +78,15 @@ def test_unchecked_policy_per_test(suite):
     suite.makepyfile(test_strict='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: the thing is done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth is on")
         @pytest.mark.assert_("MAYBE: a toast appears")
         @pytest.mark.artemis(unchecked="fail")
         def test_strict(artemis):
             pass
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: the thing is done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth is on")
         @pytest.mark.assert_("MAYBE: a toast appears")
         def test_lenient(artemis):
             pass
@@ -101,17 +101,17 @@ def test_a_bad_marker_is_a_collection_error_under_the_test_id(suite):
     suite.makepyfile(test_bad='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         @pytest.mark.artemis(max_step=3)
         def test_typo(artemis):
             pass
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         @pytest.mark.artemis(final_check="sometimes")
         def test_bad_value(artemis):
             pass
 
-        @pytest.mark.goal("Do the thing")
+        @pytest.mark.goal("Turn on Bluetooth")
         def test_fine(artemis):
             pass
     ''')
@@ -125,7 +125,7 @@ def test_a_bad_marker_is_a_collection_error_under_the_test_id(suite):
 
 def test_new_session_options_resolve_from_env_and_ini(suite, monkeypatch):
     monkeypatch.setenv("ARTEMIS_CHECKPOINT_MAX_REPAIRS", "0")
-    suite.makeini("[pytest]\nartemis_no_checker_probes = true\nartemis_image_max_side = 800\n")
+    suite.makeini("[pytest]\nartemis_no_checker_probes = true\nartemis_image_max_side = 800\nartemis_reset = full\n")
     suite.makepyfile(test_opts='''
         def test_session(artemis_settings):
             assert artemis_settings.checkpoint_max_repairs == 0

@@ -27,23 +27,23 @@ def test_a_crashed_worker_is_an_error_naming_the_device_and_others_are_unaffecte
     suite.makepyfile(test_crash='''
         import pytest
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth on")
         def test_a(artemis):
             pass
 
-        @pytest.mark.goal("Do the thing [die]")
-        @pytest.mark.verify("PASS: done")
+        @pytest.mark.goal("Turn on Bluetooth [die]")
+        @pytest.mark.verify("PASS: Bluetooth on")
         def test_dies(artemis):
             pass
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth on")
         def test_b(artemis):
             pass
 
-        @pytest.mark.goal("Do the thing")
-        @pytest.mark.verify("PASS: done")
+        @pytest.mark.goal("Turn on Bluetooth")
+        @pytest.mark.verify("PASS: Bluetooth on")
         def test_c(artemis):
             pass
     ''')
