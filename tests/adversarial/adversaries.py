@@ -129,16 +129,35 @@ def checker(kind: str, request: ScriptedRequest) -> CheckReport:
     if kind == "reads_typed":
         final = CitationClaim(screen="final", quote=TYPED)
         return all_pass(request, final if request.entry == "final" else cite(request))
-    if kind == "opposite":
-        return all_pass(request, cite(request), "The Wi-Fi switch is not on: the screen was never changed")
-    if kind == "unsure":
-        return all_pass(request, cite(request), "The switch probably reads ON, though I cannot confirm it")
+    if kind in WORDINGS:  # the Wi-Fi switch on the final screen, whatever the words
+        return all_pass(request, _final_switch(request), WORDINGS[kind])
     if kind == "stale":
         return all_pass(request, _switch_on(request) if request.entry == "final" else cite(request))
     if kind == "contradicting":
         return CheckReport(verdicts=[ModelVerdict(item=i.text, status=s, evidence=s, citation=cite(request))
                                      for i in request.checks for s in ("passed", "failed")])
     return all_pass(request, cite(request))  # credulous, but cites something real
+
+
+WORDINGS = {
+    "sure": "The Wi-Fi switch reads ON.",
+    "unsure": "The switch probably reads ON, though I cannot confirm it",
+    "should_be": "Wi-Fi should be on now; the switch shows checked=true",
+    "dont_see": "I don't see any error, and the Wi-Fi switch is on",
+    "no_longer_off": "Wi-Fi is no longer off: it was never turned on before, now it is",
+    "opposite": "The Wi-Fi switch is not on: the screen was never changed",  # wrong words, right citation
+}
+"""What a checker says with the same true citation: its words never decide."""
+
+
+def _final_switch(request: ScriptedRequest) -> CitationClaim | None:
+    """The Wi-Fi switch on the final screen, by its checked state."""
+    final = next((s for s in request.screens if s.screen == "final"), None)
+    switch = final.view.find(resource_id="switch_widget") if final is not None else None
+    if switch is None:
+        return None
+    return CitationClaim(screen="final", element=switch.index,
+                         attribute=f"checked={'true' if switch.checked else 'false'}")
 
 
 def _switch_on(request: ScriptedRequest) -> CitationClaim | None:

@@ -3,12 +3,12 @@ needs), and checkers whose citations exist but do not show what they pass."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
 from fault_scripts import mark_done
 
-from pytest_artemis.testing import quotes
 from pytest_artemis.agents.schemas import (
     CheckReport,
     CitationClaim,
@@ -17,7 +17,7 @@ from pytest_artemis.agents.schemas import (
     PlanReply,
 )
 from pytest_artemis.contracts import Finish, Key, ProbeSpec, Tap, TypeText, Wait
-from pytest_artemis.testing import ScriptedRequest, ToolRequest
+from pytest_artemis.testing import ScriptedRequest, ToolRequest, quotes
 
 PLAN = "- [ ] Open Wi-Fi settings\n- [ ] Turn Wi-Fi on\n"
 TURN_ON = "Turn Wi-Fi on"
@@ -25,12 +25,21 @@ REOPENED = PLAN.replace("- [ ] Open", "- [x] Open")
 
 
 def respond_with(operator, checker):
+    """The roles: ``checker`` answers what it targets; an item it leaves out is judged honestly."""
     def respond(request: ScriptedRequest, device: object) -> object:
         if request.role == "planner":
             return PlanReply(plan=PLAN)
         if request.role == "operator":
             return operator(request)
-        return checker(request)
+        report = checker(request)
+        if report.requests and not report.verdicts:
+            return report  # it asks for evidence first
+        answered = {v.item for v in report.verdicts}
+        fair = honest(request)
+        if fair.requests and any(i.text not in answered for i in request.checks):
+            return fair  # the honest part needs evidence first: asked for, then both answer
+        rest = [v for v in fair.verdicts if v.item not in answered]
+        return report.model_copy(update={"verdicts": [*report.verdicts, *rest]})
 
     return respond
 
@@ -87,23 +96,47 @@ def _switch(screens) -> CitationClaim | None:
     return None
 
 
+WIFI_ON = ProbeSpec(kind="setting", params={"ns": "global", "key": "wifi_on"})
+
+
+def _wifi_setting(request: ScriptedRequest) -> CitationClaim | CheckReport | None:
+    """At the final check with no switch on screen: Wi-Fi's setting, read now (a request for it first)."""
+    if request.entry != "final":
+        return None
+    said = re.search(r"probe_device\(setting\): exit 0;[^\n]*\n(\d)", request.messages[-1].text)
+    if said is None:
+        return CheckReport(requests=[ToolRequest(tool="probe_device", probe=WIFI_ON)])
+    on = "true" if said.group(1) == "1" else "false"
+    return CitationClaim(probe="setting", quote=said.group(1), attribute=f"checked={on}")
+
+
 def honest(request: ScriptedRequest) -> CheckReport:
-    """Judges every item (the goal included) by the Wi-Fi switch on the newest citable screen showing it."""
+    """Judges every item (the goal included) by the Wi-Fi switch on the newest citable screen showing it,
+    or, at the final check when no screen shows it, by Wi-Fi's setting."""
     claim = _switch(request.screens)
+    if claim is None:
+        read = _wifi_setting(request)
+        if isinstance(read, CheckReport):
+            return read
+        claim = read
     out = []
     for item in request.checks:
         if claim is None:
             out.append(ModelVerdict(item=item.text, status="inconclusive", evidence="no switch recorded"))
             continue
         on = claim.attribute == "checked=true"
+        cited = claim.model_copy(update={"attribute": ""}) if claim.probe else claim
         out.append(ModelVerdict(item=item.text, status="passed" if on else "failed",
-                                evidence=f"the Wi-Fi switch reads {'ON' if on else 'OFF'}", citation=claim))
+                                evidence=f"the Wi-Fi switch reads {'ON' if on else 'OFF'}", citation=cited))
     return CheckReport(verdicts=out)
 
 
-def _pass_all(request: ScriptedRequest, claim: CitationClaim, evidence: str) -> CheckReport:
+def _pass_all(
+    request: ScriptedRequest, claim: CitationClaim, evidence: str, *, goal: bool = True
+) -> CheckReport:
+    """Every item passed citing ``claim`` (``goal=False``: the items, the goal left to the honest checker)."""
     return CheckReport(verdicts=[ModelVerdict(item=i.text, status="passed", evidence=evidence, citation=claim)
-                                 for i in request.checks])
+                                 for i in request.checks if goal or i.kind != "goal"])
 
 
 # Ticks "Turn Wi-Fi on" with Wi-Fi off (its assertion fails), reopens it, turns Wi-Fi on and ticks it again.
@@ -217,8 +250,10 @@ def same_index(request: ScriptedRequest) -> CheckReport:
 @pytest.fixture(autouse=True)
 def fresh_phone(artemis_device):
     """Every run starts from the phone as after boot (each app on its first page, no faults), whatever the
-    run before left (a fixture of the pytester sessions, which load this module as a plugin)."""
+    run before left, but with Wi-Fi off: turning it on is then the run's doing (a fixture of the pytester
+    sessions, which load this module as a plugin)."""
     artemis_device.check(["simctl", "reset"])
+    artemis_device.check(["settings", "put", "global", "wifi_on", "0"])
 
 
 @pytest.fixture
@@ -238,7 +273,7 @@ def newest_label(request: ScriptedRequest) -> CheckReport:
         if shown is not None:
             claim = CitationClaim(step=screen.step, screen=screen.screen, element=shown.index,
                                   quote=shown.label)
-            return _pass_all(request, claim, f"the screen shows {shown.label!r}")
+            return _pass_all(request, claim, f"the screen shows {shown.label!r}", goal=False)
     return CheckReport()
 
 
@@ -246,7 +281,7 @@ def quoting(request: ScriptedRequest) -> CheckReport:
     """Passes every item citing the element of the newest screen it may cite that shows the text the item
     quotes (the first labelled element when it quotes none): the control of ``newest_label``."""
     verdicts = []
-    for item in request.checks:
+    for item in (i for i in request.checks if i.kind != "goal"):
         wanted = quotes(item.text)
         for screen in reversed(request.screens):
             shown = next((e for e in screen.view.elements if e.label and all(
@@ -361,8 +396,16 @@ def unchecked_switch(request: ScriptedRequest) -> CheckReport:
 
 
 @pytest.fixture
+def wifi_was_on(fresh_phone, artemis_device):
+    """Wi-Fi on before the run (turning it off is then the run's doing)."""
+    artemis_device.check(["settings", "put", "global", "wifi_on", "1"])
+
+
+@pytest.fixture
 def on_wifi_page(fresh_phone, artemis_device):
-    """Settings opens on its Wi-Fi page, Wi-Fi on (as after boot): the run's first screen shows the switch."""
+    """Settings opens on its Wi-Fi page, Wi-Fi on (as an earlier test left it): the run's first screen shows
+    the switch."""
+    artemis_device.check(["settings", "put", "global", "wifi_on", "1"])
     artemis_device.check(["am", "start", "-n",
                           "com.android.settings/com.android.settings.Settings$WifiSettingsActivity"])
 
@@ -393,6 +436,8 @@ def closes_the_crash(request: ScriptedRequest) -> OperatorDecision:
     screen = request.screen
     assert screen is not None
     close = screen.find("Close app")
+    if close is None and screen.find("Wi") is None:  # sent back after closing it: claims the goal again
+        return _step(request, "finish")
     if close is None:
         return _step(request, "open")
     return OperatorDecision(decision="close it", plan=mark_done(request.plan),
@@ -406,7 +451,7 @@ def final_label(request: ScriptedRequest) -> CheckReport:
         return CheckReport()
     shown = next(e for e in final.view.elements if e.label)
     return _pass_all(request, CitationClaim(screen="final", element=shown.index, quote=shown.label),
-                     f"the final screen shows {shown.label!r}")
+                     f"the final screen shows {shown.label!r}", goal=False)
 
 
 def final_on_quote(request: ScriptedRequest) -> CheckReport:

@@ -13,6 +13,12 @@ from pytest_artemis import probes
 
 respond = respond_with({operator}, "{checker}")
 
+
+@pytest.fixture(autouse=True)
+def wifi_off(artemis_device):
+    """Wi-Fi off before the run: turning it on is then the run's doing."""
+    artemis_device.check(["settings", "put", "global", "wifi_on", "0"])
+
 @pytest.mark.goal("Turn Wi-Fi on in Settings", app="{app}")
 {marks}
 def test_{name}(artemis):
@@ -38,11 +44,12 @@ CASES = {
 }
 
 
-HEDGING = {
-    # the same honest operator and the same real citation: only the checker's own words differ
-    "unsure_checker": ("doer", "unsure", "", "UNCHECKED"),
-    "opposite_checker": ("doer", "opposite", "", "UNCHECKED"),
-    "sure_checker": ("doer", "credulous", "", "PASSED"),
+WORDED = {
+    # the same honest operator and the same true citation: only the checker's own words differ
+    **{f"{kind}_checker": ("doer", kind, "", "PASSED")
+       for kind in ("sure", "unsure", "should_be", "dont_see", "no_longer_off", "opposite")},
+    # sure of itself, and citing something real but unrelated
+    "irrelevant_checker": ("doer", "credulous", "", "UNCHECKED"),
 }
 
 
@@ -63,7 +70,7 @@ def test_no_adversary_passes(project):
     assert all("conflicting verdicts" in v.reason for v in goal)
     credulous = matrix.journal("test_liar_credulous_checker")
     (goal_verdict,) = [v for v in credulous.verdicts if v.kind == "goal"]  # it cites text really shown
-    assert goal_verdict.status == "inconclusive" and "the agent never acted" in goal_verdict.reason
+    assert goal_verdict.status == "inconclusive" and goal_verdict.rule in ("E4", "E7")
     wrong = matrix.journal("test_wrong_quote")
     (goal_verdict,) = [v for v in wrong.verdicts if v.kind == "goal"]
     assert "quoted 'Alarm set for 7:30 AM' not found in step 1 post-screen" in goal_verdict.reason
@@ -90,17 +97,15 @@ def test_no_adversary_passes(project):
     assert "actions_refused" in first.flags
 
 
-def test_a_checker_whose_own_words_undermine_its_pass_does_not_pass(project):
-    _write(project, HEDGING)
+def test_the_checkers_words_never_decide_its_citations_do(project):
+    _write(project, WORDED)
     matrix = run_matrix(project)
-    for name, (_, _, _, word) in HEDGING.items():
+    for name, (_, _, _, word) in WORDED.items():
         matrix.expect(f"test_{name}", word)
     (unsure,) = [v for v in matrix.journal("test_unsure_checker").verdicts if v.kind == "goal"]
-    assert unsure.status == "inconclusive" and unsure.citation is not None and unsure.citation.found
-    assert "passed, but the checker is not sure: its evidence says 'probably'" in unsure.reason
-    (opposite,) = [v for v in matrix.journal("test_opposite_checker").verdicts if v.kind == "goal"]
-    assert opposite.status == "inconclusive"
-    assert "its own evidence says otherwise: 'is not on'" in opposite.reason
+    assert unsure.status == "passed" and unsure.citation is not None and unsure.citation.found
+    (irrelevant,) = [v for v in matrix.journal("test_irrelevant_checker").verdicts if v.kind == "goal"]
+    assert irrelevant.status == "inconclusive" and irrelevant.rule == "E4"
 
 
 TYPIST = '''

@@ -68,17 +68,21 @@ def test_a_checkpoint_pass_does_not_rest_on_a_state_the_anchor_step_changed(proj
     })
     (stale,) = _verdicts(matrix, "state_before_the_anchor_action", READS_ON)
     assert stale.status == "inconclusive" and stale.anchor_step == 3
-    assert "step 3 pre-screen shows it, but the same element on step 3 post-screen" in stale.reason
+    assert "[E8] step 3 pre-screen shows it, but step 3 post-screen (the anchor) shows otherwise" \
+        in stale.reason
 
 
 def test_a_quote_from_a_text_that_says_the_opposite_does_not_pass(project):
     matrix = _run(project, {
         "fragment_of_contrary_text": ("off_on_list", "fragment", "", "UNCHECKED"),
-        "fragment_of_supporting_text": ("on_on_list", "fragment", "", "PASSED"),
+        # "Mobile, Wi-Fi, hotspot" names Wi-Fi but says nothing of its state: no evidence either
+        "fragment_naming_it_only": ("on_on_list", "fragment", "", "UNCHECKED"),
     })
     (goal,) = _verdicts(matrix, "fragment_of_contrary_text", "Turn Wi-Fi on in Settings")
     assert goal.status == "inconclusive" and goal.citation is not None and not goal.citation.found
-    assert "quoted 'Wi-Fi' is part of 'Mobile, Wi\u2011Fi off, hotspot', which says 'off'" in goal.reason
+    assert "[E6] the final screen shows 'wifi' 'off', but the item wants it 'on'" in goal.reason
+    (named,) = _verdicts(matrix, "fragment_naming_it_only", "Turn Wi-Fi on in Settings")
+    assert named.rule == "E6" and "none of the citations shows a state of 'wifi'" in named.reason
 
 
 def test_an_error_message_from_a_probe_is_not_evidence(project):
@@ -120,13 +124,14 @@ NO_DIALOG = "No 'keeps stopping' dialog appears"
 def test_an_absence_does_not_pass_on_a_screen_that_shows_what_should_be_absent(project):
     crashing = '@pytest.mark.usefixtures("settings_crash")\n'
     matrix = _run(project, {
+        # Settings crashed before Wi-Fi was on: the goal honestly fails (BLOCKED); the absence never passes
         "absence_on_the_dialog": ("tap_then_finish", "newest_label",
-                                  crashing + f'@pytest.mark.assert_("{NO_DIALOG}", when="end")', "UNCHECKED"),
+                                  crashing + f'@pytest.mark.assert_("{NO_DIALOG}", when="end")', "BLOCKED"),
         "absence_on_a_healthy_screen": ("on_on_list", "newest_label",
                                         f'@pytest.mark.assert_("{NO_DIALOG}", when="end")', "PASSED"),
     })
-    (absent,) = _verdicts(matrix, "absence_on_the_dialog", NO_DIALOG)
-    assert absent.status == "inconclusive" and "keeps stopping" in absent.reason
+    absent = _verdicts(matrix, "absence_on_the_dialog", NO_DIALOG)
+    assert absent and all(v.status == "inconclusive" and "keeps stopping" in v.reason for v in absent)
 
 
 def test_a_pass_of_an_item_that_quotes_a_text_must_cite_that_text(project):
@@ -141,7 +146,7 @@ def test_a_pass_of_an_item_that_quotes_a_text_must_cite_that_text(project):
     })
     (unrelated,) = _verdicts(matrix, "unrelated_label", toast)
     assert unrelated.status == "inconclusive" and unrelated.citation is not None
-    assert "the item quotes 'Wi-Fi turned on', but the cited element" in unrelated.reason
+    assert unrelated.rule == "E4" and "names nothing the item is about" in unrelated.reason
     (quoted,) = _verdicts(matrix, "quoted_label", "The list shows 'Display'")
     assert quoted.status == "passed" and quoted.citation is not None and quoted.citation.found
 
@@ -158,7 +163,7 @@ def test_a_probe_pass_of_an_item_that_quotes_a_text_must_quote_output_holding_th
     })
     (unrelated,) = _verdicts(matrix, "probe_for_a_toast", toast)
     assert unrelated.status == "inconclusive"
-    assert "the item quotes 'Wi-Fi turned on', but the quoted '1' of probe 'setting'" in unrelated.reason
+    assert unrelated.rule == "E4" and "the cited output of probe 'setting' ('1')" in unrelated.reason
     (state,) = _verdicts(matrix, "probe_for_a_state", "Wi-Fi is on")
     assert state.status == "passed" and state.citation is not None and state.citation.found_in == "probe"
 
@@ -167,20 +172,21 @@ def test_an_absence_does_not_pass_while_a_screen_its_judgement_was_served_shows_
     crashing = '@pytest.mark.usefixtures("settings_crash")\n'
     matrix = _run(project, {"dialog_closed_at_the_end": (
         "closes_the_crash", "final_label", crashing + f'@pytest.mark.assert_("{NO_DIALOG}", when="end")',
-        "UNCHECKED")})
-    (absent,) = _verdicts(matrix, "dialog_closed_at_the_end", NO_DIALOG)
+        "BLOCKED")})
+    absent, *_ = _verdicts(matrix, "dialog_closed_at_the_end", NO_DIALOG)
     assert absent.status == "inconclusive"
-    assert "step 2 pre-screen shows 'keeps stopping', which the item says does not appear" in absent.reason
+    assert "[E10] step 2 pre-screen shows 'Settings keeps stopping', which the item says does not appear" \
+        in absent.reason
 
 
-def test_a_pass_repeated_in_one_reply_stands_only_if_every_repeat_does(project):
+def test_a_pass_repeated_in_one_reply_in_other_words_stands_once(project):
+    """Two passes of one item citing the same switch agree, whatever their words say: counted once."""
     matrix = _run(project, {
-        "double_talk": ("wifi_stays_on", "double_talk", "", "UNCHECKED"),
+        "double_talk": ("wifi_stays_on", "double_talk", "", "PASSED"),
         "said_twice": ("wifi_stays_on", "said_twice", "", "PASSED"),
     })
     goal = _verdicts(matrix, "double_talk", "Turn Wi-Fi on in Settings")
-    assert [v.status for v in goal] == ["inconclusive"] * 2
-    assert all("(passed vs passed (taken back by its own words))" in v.reason for v in goal)
+    assert [v.status for v in goal] == ["passed"]
 
 
 WIFI_PAGE = "The Wi-Fi page is shown"
@@ -226,6 +232,7 @@ from red_team import {operator}, {checker}, respond_with
 respond = respond_with({operator}, {checker})
 
 @pytest.mark.goal("Turn Wi-Fi off in Settings", app="com.android.settings")
+@pytest.mark.usefixtures("wifi_was_on")
 def test_{name}(artemis):
     pass
 '''
@@ -252,12 +259,10 @@ def test_a_state_the_same_element_showed_before_the_agent_acted_is_no_evidence_o
         "switch_text_held_before": ("idle_tapper", "final_on_quote", page, "UNCHECKED"),
         "switch_text_changed": ("switch_on_from_page", "final_on_quote", page_off, "PASSED"),
     })
-    (goal,) = _verdicts(matrix, "state_held_before", "Turn Wi-Fi on in Settings")
-    assert goal.status == "inconclusive" and "before the agent first acted" in goal.reason
-    (goal,) = _verdicts(matrix, "switch_text_held_before", "Turn Wi-Fi on in Settings")
-    assert goal.status == "inconclusive"
-    assert "the checkable element showing 'ON' showed 'ON' already before the agent first acted" \
-        in goal.reason
+    for name in ("state_held_before", "switch_text_held_before"):
+        (goal,) = _verdicts(matrix, name, "Turn Wi-Fi on in Settings")
+        assert goal.status == "inconclusive" and goal.rule == "E7"
+        assert "'wifi' already showed so in the baseline read before the first action" in goal.reason
 
 
 LYING_REPAIRS = """
