@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .facts import Fact
-from .readings import Shown, about, holds, negated, shows_value, state_of
+from .readings import Shown, about, holds, negated, shows_page, shows_value, state_of
 from .rules import broken
 from .terms import contains
 
@@ -83,7 +83,10 @@ def _disagrees(fact: Fact, readings: Sequence[Shown]) -> str:
                                  "not appear")
         return ""
     if fact.navigation:
-        return ""
+        if any(shows_page(fact, r) for r in readings):
+            return ""
+        return broken("E6", f"{readings[0].where} is not the page {fact.text!r} names: it shows "
+                            f"{', '.join(repr(p) for p in readings[0].page[:4])}")
     if fact.state is not None:
         # The state must come from what shows the fact's values too: another alarm's switch says nothing.
         bearing = [r for r in readings if state_of(r, fact) is not None

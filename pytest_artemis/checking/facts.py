@@ -162,7 +162,7 @@ def _read(clause: str, said: tuple[str, ...], step: int) -> Fact:
         kinds |= {"dialog"}
     first = plain.strip().split()[0] if plain.strip() else ""
     strong, weak = _topic(plain, tokens, first)
-    navigation = bool(NAVIGATE & set(tokens[:2])) and state is None and not values and not absent
+    navigation = bool(NAVIGATE & set(tokens[:2])) and state is None and not absent
     return Fact(text=clause.strip(), strong=strong, weak=weak, values=tuple(values), state=state,
                 kinds=kinds, absent=absent, navigation=navigation, step=step,
                 system=bool(_SYSTEM_PHRASES.search(plain)), appears=bool(_APPEAR & {stem(t) for t in tokens}))

@@ -94,8 +94,11 @@ class History:
         by one of ``calls`` (the probe calls a verdict cites) is about the fact whatever it names."""
         moments: dict[float, list[tuple[Shown, bool]]] = {}
         for reading in self.readings():
-            same_call = reading.complete and reading.source in calls
-            if not fact.navigation and not same_call and not about(fact, reading):
+            if reading.complete and reading.source not in calls:
+                continue  # a listing is a baseline only of the call a verdict cites, not of any text
+            if fact.navigation and reading.source:
+                continue  # a page is seen on screens
+            if not fact.navigation and not reading.complete and not about(fact, reading):
                 continue
             said = holds(fact, reading)
             if said is not None:

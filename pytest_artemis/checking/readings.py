@@ -50,6 +50,8 @@ class Shown:
     """The terms of the whole screen it is on and its foreground app (for navigation facts)."""
     source: str = ""
     """The probe call it came from (its kind and parameters): the same call before the run is its baseline."""
+    page: tuple[str, ...] = ()
+    """The labels of the whole screen it is on (not system UI): what page it shows."""
 
 
 def is_system(element: UIElement, view: ScreenView) -> bool:
@@ -108,12 +110,13 @@ def element_shown(view: ScreenView, element: UIElement, where: str, moment: floa
     rid = element.resource_id.rpartition(":id/")[2]
     names = terms(element.text) | terms(element.content_desc) | terms(rid) | frozenset(
         t for label in row for t in terms(label))
-    screen = frozenset(t for e in view.elements if not is_system(e, view) for t in terms(e.label)) \
-        | terms(view.foreground)
+    page = tuple(e.label for e in view.elements if e.label and not is_system(e, view))
+    home = view.foreground in SYSTEM_PACKAGES or "launcher" in view.foreground  # the home screen is no page
+    screen = frozenset(t for label in page for t in terms(label)) | (frozenset() if home else terms(view.foreground))
     own = " / ".join(dict.fromkeys(t for t in (element.text, element.content_desc) if t))
     return Shown(where=where, moment=moment, label=own, row=row, names=names,
                  state=_element_state(element), kinds=element_kinds(element), system=is_system(element, view),
-                 screen=screen)
+                 screen=screen, page=page)
 
 
 def probe_shown(kind: str, params: Mapping[str, str], text: str, where: str, moment: float,
@@ -153,7 +156,8 @@ def about(fact: Fact, shown: Shown) -> bool:
     if fact.kinds and not fact.absent and not fact.kinds & shown.kinds:
         return False
     if fact.navigation:
-        return bool(_named(fact.topic, shown.screen | shown.names))
+        return bool(_named(fact.topic, shown.screen | shown.names)) or \
+            any(contains(text, v.text) for text in shown.page for v in fact.values if v.text)
     if fact.event and not fact.topic and not fact.values:
         return True
     if fact.strong and _named(fact.strong, shown.names):
@@ -221,7 +225,7 @@ def holds(fact: Fact, shown: Shown) -> bool | None:
     """Whether ``shown`` (about ``fact``) shows the fact holds (True), shows it does not (False), or says
     nothing either way (None). A navigation fact holds on a screen of the page or app it names."""
     if fact.navigation:
-        return _named(fact.topic, shown.screen | shown.names)
+        return shows_page(fact, shown)
     if fact.absent:
         present = any(shows_value(shown, v, fact) for v in fact.values) or \
             (not fact.values and bool(fact.kinds & shown.kinds))
@@ -238,6 +242,19 @@ def holds(fact: Fact, shown: Shown) -> bool | None:
     if shown.complete or _other_value(shown, fact):
         return False
     return None
+
+
+def shows_page(fact: Fact, shown: Shown) -> bool:
+    """Whether the screen ``shown`` is on is the page a navigation fact names: it shows every text the fact
+    quotes, or (quoting none) names every word it is about."""
+    if not shown.page and not shown.screen:
+        return False
+    texts = [v.text for v in fact.values if v.text]
+    if texts:
+        return all(any(contains(label, t) for label in shown.page) for t in texts)
+    if fact.strong:
+        return all(_named(frozenset({t}), shown.screen) for t in fact.strong)
+    return _named(fact.weak, shown.screen)  # "Open the Settings app": its one generic word
 
 
 def _other_value(shown: Shown, fact: Fact) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from fake_openai_server import FakeOpenAI, Reply, error, ok, streamed
 
-_ITEM = re.compile(r"^- (?:verify|assert|goal)(?:@end)?: (.+)$", re.MULTILINE)
+_ITEM = re.compile(r"^- \[[\w-]+\] (?:verify|assert|goal)(?:@end)?: (.+)$", re.MULTILINE)
 _GOAL = re.compile(r"^(?:Goal|Original goal): (.+)$", re.MULTILINE)
 
 

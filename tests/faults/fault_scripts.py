@@ -11,6 +11,8 @@ import re
 from functools import cache
 
 from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, OperatorDecision
+from pytest_artemis.checking.facts import facts
+from pytest_artemis.checking.readings import about, element_shown, holds
 from pytest_artemis.contracts import Finish, Tap, TypeText, Wait
 from pytest_artemis.sim import SimPhone, SimServer
 from pytest_artemis.testing import ScriptedRequest
@@ -54,11 +56,32 @@ def cite(request: ScriptedRequest) -> CitationClaim | None:
     return None
 
 
+def showing(request: ScriptedRequest, item) -> list[CitationClaim]:
+    """Per fact the item states, the newest citable element that shows it holds (an honest checker's
+    citations); the first labelled element when none does."""
+    found = []
+    for fact in facts(item.text):
+        claim = next((_claim(screen, e) for screen in reversed(request.screens) for e in screen.view.elements
+                      if about(fact, r := element_shown(screen.view, e, "", 0)) and holds(fact, r)), None)
+        if claim is not None and claim not in found:
+            found.append(claim)
+    return found or [c for c in [cite(request)] if c is not None]
+
+
+def _claim(screen, element) -> CitationClaim:
+    if element.checkable:
+        return CitationClaim(step=screen.step, screen=screen.screen, element=element.index,
+                             attribute=f"checked={'true' if element.checked else 'false'}")
+    return CitationClaim(step=screen.step, screen=screen.screen, element=element.index, quote=element.label)
+
+
 def verdicts(request: ScriptedRequest, status: str, evidence: str) -> CheckReport:
-    """The same verdict for every item the checker was asked about (the goal included), each citing a
-    recorded screen (``cite``): grounding decides only whether the citation exists, not its relevance."""
+    """The same verdict for every item the checker was asked about (the goal included); a pass cites what
+    shows each of the item's facts (``showing``), anything else something really recorded (``cite``)."""
     return CheckReport(verdicts=[ModelVerdict(item=i.text, status=status, evidence=evidence,
-                                              citation=cite(request)) for i in request.checks])
+                                              citations=showing(request, i) if status == "passed" else
+                                              [c for c in [cite(request)] if c is not None])
+                                 for i in request.checks])
 
 
 # -- operators ---------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def test_a_pass_citing_nothing_is_unchecked_whatever_its_prose(project):
         assert statuses(record, "Bluetooth is on")[-1] == "passed"  # the probe: real evidence
         judged = [v for v in record.verdicts if v.item_text == "The Bluetooth switch shows ON"]
         assert judged and {v.status for v in judged} == {"inconclusive"}, (name, judged)
-        why = "passed, but not grounded: no citation"
+        why = "passed, but [E1] no citation"
         assert all(v.source == "model" and why in v.reason for v in judged), judged
 
 

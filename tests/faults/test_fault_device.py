@@ -114,7 +114,7 @@ def test_crash_model(artemis):
     pass
 
 
-@pytest.mark.goal("Open the alarm editor (healthy run)", app=CLOCK)
+@pytest.mark.goal("Open the 'Set alarm' editor (healthy run)", app=CLOCK)
 @pytest.mark.assert_("No 'keeps stopping' dialog appears", when="end", probe=NO_DIALOG)
 def test_healthy_probe(artemis):
     pass
