@@ -30,6 +30,7 @@ TESTING = [
     "LongPress", "ModelRequestsBlocked", "ModelUnavailable", "ModelVerdict", "OnScreen", "OperatorDecision",
     "PlanReply", "ScriptExhausted", "ScriptedModel", "ScriptedOperator", "ScriptedReply", "ScriptedRequest",
     "Scroll", "Step", "Swipe", "Tap", "ToolRequest", "TypeText", "Wait", "back", "block_model_requests",
+    "citations_for",
     "finish", "home", "launch", "long_press", "model_requests_allowed", "on_screen", "press", "quotes",
     "scripted_agent", "tap", "type_text", "wait"
 ]

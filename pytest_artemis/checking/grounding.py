@@ -213,7 +213,7 @@ def _in_order(shown: dict[Fact, tuple[Shown, ...]]) -> str:
     """Why an ordered goal's facts are cited out of order ('' when they are not): among facts shown by
     recorded steps, one the goal states later may not be shown earlier. What the end state shows (the final
     screen, a probe run at the end) is no order at all."""
-    placed = sorted((f.step, min(r.moment for r in rs), f) for f, rs in shown.items())
+    placed = sorted(((f.step, min(r.moment for r in rs), f) for f, rs in shown.items()), key=lambda p: p[:2])
     for (step, moment, fact), (later, shown_at, after) in zip(placed, placed[1:], strict=False):
         if later > step and shown_at < moment and float(moment).is_integer() and shown_at.is_integer():
             return broken("E5", f"{after.text!r} is shown before {fact.text!r}, but the goal says "

@@ -39,7 +39,7 @@ from pytest_artemis.models.litellm_model import block_model_requests, model_requ
 from pytest_artemis.models.scripted import ScriptedModel, ScriptedReply, ScriptedRequest
 
 from .agent import ScriptedOperator, scripted_agent
-from .checker import HonestChecker, OnScreen, on_screen
+from .checker import HonestChecker, OnScreen, citations_for, on_screen
 from .steps import Step, back, finish, home, launch, long_press, press, tap, type_text, wait
 
 __all__ = [
@@ -72,6 +72,7 @@ __all__ = [
     "Wait",
     "back",
     "block_model_requests",
+    "citations_for",
     "finish",
     "home",
     "launch",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict
 from pytest_artemis.checking.facts import about_absence, facts, quotes
+from pytest_artemis.checking.readings import about, element_shown, holds
 from pytest_artemis.checking.terms import contains
 from pytest_artemis.contracts import CheckItem, EvidenceScreen, UIElement
 from pytest_artemis.models.scripted import ScriptedRequest
@@ -58,6 +59,29 @@ def _switch_of(screen: EvidenceScreen, element: UIElement) -> UIElement | None:
     middle = (element.bounds.top + element.bounds.bottom) // 2
     return next((e for e in screen.view.elements if e.checkable and e.bounds.top <= middle < e.bounds.bottom),
                 None)
+
+
+def citations_for(item: CheckItem, screens: Sequence[EvidenceScreen]) -> list[CitationClaim]:
+    """Per fact the item states, a citation of the newest of ``screens`` whose element shows it holds (by
+    the harness's own reading of items and screens): what an honest checker cites. Empty when a fact is
+    shown by none of them."""
+    found: list[CitationClaim] = []
+    for fact in facts(item.text):
+        claim = next((_cite_state(screen, e) for screen in reversed(screens) for e in screen.view.elements
+                      if about(fact, shown := element_shown(screen.view, e, "", 0)) and holds(fact, shown)),
+                     None)
+        if claim is None:
+            return []
+        if claim not in found:
+            found.append(claim)
+    return found
+
+
+def _cite_state(screen: EvidenceScreen, element: UIElement) -> CitationClaim:
+    """An element cited by its checked state when it has one, else by its text."""
+    if element.checkable:
+        return _cite(screen, element, f"checked={'true' if element.checked else 'false'}")
+    return _cite(screen, element)
 
 
 def _verdict(

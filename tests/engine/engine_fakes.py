@@ -18,12 +18,12 @@ from pytest_artemis.agents.schemas import (
     PlanReply,
 )
 from pytest_artemis.contracts import Bounds, CheckItem, Finish, ProbeResult, ProbeSpec, TaskSpec, UIElement
-from pytest_artemis.device import Capture, DeviceInfo, DeviceUnavailable, Hierarchy
+from pytest_artemis.device import Capture, DeviceCommandFailed, DeviceInfo, DeviceUnavailable, Hierarchy
 from pytest_artemis.device.probe_table import builtin_probes
 from pytest_artemis.engine import RunConfig, run_task
 from pytest_artemis.models import ModelSet
 from pytest_artemis.store.journal import RunHeader, RunJournal
-from pytest_artemis.testing import ScriptedModel, ScriptedRequest
+from pytest_artemis.testing import ScriptedModel, ScriptedRequest, citations_for
 
 W, H = 360, 640
 TOGGLES = ("wifi_on", "bluetooth_on")
@@ -107,9 +107,13 @@ class FakePhone:
 
     def probe_spec(self, spec: ProbeSpec) -> ProbeResult:
         self.probe_table.validate(spec)
+        if spec.kind == "settings":  # the baseline's listing of a namespace (this phone has one)
+            raw = "".join(f"{k}={v}\n" for k, v in sorted(self.settings.items()))
+            return ProbeResult(spec=spec, argv=tuple(self.probe_table.argv(spec)), raw=raw,
+                               parsed=self.probe_table.parse(spec, raw))
+        if spec.kind != "setting":  # what a phone without that service answers
+            raise DeviceCommandFailed(f"the fake phone only answers setting probes, not {spec.kind}")
         self.probes.append(spec)
-        if spec.kind != "setting":
-            raise AssertionError(f"the fake phone only answers setting probes, not {spec.kind}")
         raw = self.settings.get(spec.params["key"], "null") + "\n"
         return ProbeResult(spec=spec, argv=tuple(self.probe_table.argv(spec)), raw=raw,
                            parsed=self.probe_table.parse(spec, raw))
@@ -140,8 +144,12 @@ def cite(request: ScriptedRequest) -> CitationClaim | None:
 
 
 def cited(request: ScriptedRequest, item: CheckItem, status: str, evidence: str) -> ModelVerdict:
-    """One verdict citing what ``cite`` finds (a plumbing checker's honest-looking reference)."""
-    return ModelVerdict(item=item.text, status=status, evidence=evidence, citation=cite(request))  # type: ignore[arg-type]
+    """One verdict: a pass citing what shows each of the item's facts (``citations_for``), anything else
+    citing what ``cite`` finds."""
+    claims = citations_for(item, request.screens) if status == "passed" else []
+    fallback = [c for c in [cite(request)] if c is not None]
+    return ModelVerdict(item=item.text, status=status, evidence=evidence,  # type: ignore[arg-type]
+                        citations=claims or fallback)
 
 
 def passing_checker(request: ScriptedRequest) -> CheckReport:

@@ -104,7 +104,7 @@ def test_a_stale_verdict_is_recorded_but_not_applied(tmp_path, phone):
     plan = f"- [ ] {WIFI}\n- [ ] {LATER}\n"
     acted = step_marking(WIFI, actions=(Tap(element=1),))
     model = script(plan, [acted, reword], slow_failing, after=slow_wait)
-    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(item,)), phone, model, max_steps=6,
+    outcome, run_dir = run(tmp_path, TaskSpec(goal=WIFI, checks=(item,)), phone, model, max_steps=6,
                            final_check=False)
     record = read_run(run_dir)
     assert [v.status for v in verdicts_of(run_dir, item.text)] == ["failed"]  # on record ...
@@ -121,7 +121,7 @@ def test_fail_open_checker_timeout_leaves_the_verdict_inconclusive(tmp_path, pho
 
     model = script(f"- [ ] {WIFI}\n- [ ] {LATER}\n",
                    [step_marking(WIFI, actions=(Tap(element=0),)), WAIT, WAIT, step_marking(LATER)], hanging)
-    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(item,)), phone, model,
+    outcome, run_dir = run(tmp_path, TaskSpec(goal=WIFI, checks=(item,)), phone, model,
                            check_timeout_s=0.2, final_check=False)
     (verdict,) = verdicts_of(run_dir, item.text)
     assert (verdict.status, verdict.reason) == ("inconclusive", "timeout after 0.2s")
@@ -146,7 +146,7 @@ def test_guard_restores_check_lines_the_operator_deleted(tmp_path, phone):
     drop = lambda request: OperatorDecision(  # noqa: E731
         decision="tidy the plan", actions=[Tap(element=0)], plan=f"- [x] {WIFI}\n")
     model = script(f"- [ ] {WIFI}\n", [drop])
-    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(verify,)), phone, model)
+    outcome, run_dir = run(tmp_path, TaskSpec(goal=WIFI, checks=(verify,)), phone, model)
     record = read_run(run_dir)
     assert "guard_restored" in record.steps[0].flags
     assert f"verify: {verify.text}" in record.plans[-1] and f"- [x] {WIFI}" in record.plans[-1]
@@ -157,7 +157,7 @@ def test_complete_item_true_now_but_without_history_is_not_passed(tmp_path, phon
     item = CheckItem(kind="assert", text="The Wi-Fi switch reads ON", subgoal_hint=WIFI)
     # the operator turns Wi-Fi on but never marks the subgoal done: there is no anchored evidence
     model = script(f"- [ ] {WIFI}\n", [OperatorDecision(decision="tap", actions=[Tap(element=0)])])
-    outcome, _ = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(item,)), phone, model)
+    outcome, _ = run(tmp_path, TaskSpec(goal=WIFI, checks=(item,)), phone, model)
     assert phone.settings["wifi_on"] == "1"
     summary = next(i for i in outcome.tests.items if i.kind == "assert")
     assert summary.status == "unchecked" and "never marked done" in summary.reason
@@ -165,7 +165,7 @@ def test_complete_item_true_now_but_without_history_is_not_passed(tmp_path, phon
 
 
 VERIFY = setting_item(hint=WIFI)
-TOAST = CheckItem(kind="assert", text="A confirmation toast appears", subgoal_hint=WIFI)
+TOAST = CheckItem(kind="assert", text="The Wifi switch is on", subgoal_hint=WIFI)
 END = CheckItem(kind="assert", when="end", text="No crash dialog is shown")
 
 
@@ -211,7 +211,7 @@ def test_final_check_sends_the_operator_back_for_unmet_verify_but_never_for_asse
                                 plan=mark(request.plan, WIFI))
 
     model = script(f"- [ ] {WIFI}\n", [], after=operator)
-    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(verify, check)), phone, model)
+    outcome, run_dir = run(tmp_path, TaskSpec(goal=WIFI, checks=(verify, check)), phone, model)
     record = read_run(run_dir)
     assert [s.turn for s in record.steps] == ["act", "final_repair"]
     assert [v.status for v in verdicts_of(run_dir, verify.text)] == ["failed", "passed"]

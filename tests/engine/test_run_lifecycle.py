@@ -24,7 +24,7 @@ def test_every_turn_is_recorded_refused_and_failed_ones_too(tmp_path, phone):
     refused = OperatorDecision(decision="tap a ghost", actions=[Tap(element=99), Tap(element=0)])
     truncated = lambda request: ScriptedModel.truncated('{"decision": "x", "actions": [')  # noqa: E731
     model = script(f"- [ ] {WIFI}\n", [refused, truncated])
-    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi"), phone, model, final_check=False)
+    outcome, run_dir = run(tmp_path, TaskSpec(goal=WIFI), phone, model, final_check=False)
     steps = read_run(run_dir).steps
     assert [s.step for s in steps] == [1, 2, 3] and outcome.steps == 3
     assert "actions_refused" in steps[0].flags and phone.taps == []  # the later tap was not run either
@@ -37,7 +37,7 @@ def test_vacuous_probe_check_cannot_pass_unless_its_fact_changed(tmp_path):
     phone = FakePhone(wifi_on="1")  # already true before the agent does anything
     verify = setting_item(hint=WIFI)
     model = script(f"- [ ] {WIFI}\n", [step_marking(WIFI)])
-    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(verify,)), phone, model)
+    outcome, run_dir = run(tmp_path, TaskSpec(goal=WIFI, checks=(verify,)), phone, model)
     summary = next(i for i in outcome.tests.items if i.kind == "verify")
     assert (summary.status, summary.reason) == ("unchecked", VACUOUS_REASON)
     assert all(v.vacuous for v in read_run(run_dir).verdicts if v.kind == "verify")
@@ -49,7 +49,7 @@ def test_a_fact_toggled_and_restored_is_still_vacuous(tmp_path):
     verify = setting_item(hint=WIFI)
     toggle = OperatorDecision(decision="switch off first", actions=[Tap(element=0)])
     model = script(f"- [ ] {WIFI}\n", [toggle, step_marking(WIFI, actions=(Tap(element=0),))])
-    outcome, _ = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(verify,)), phone, model, final_check=False)
+    outcome, _ = run(tmp_path, TaskSpec(goal=WIFI, checks=(verify,)), phone, model, final_check=False)
     assert phone.settings["wifi_on"] == "1" and len(phone.taps) == 2
     assert next(i for i in outcome.tests.items if i.kind == "verify").status == "unchecked"
     assert outcome.task.status != "completed"
@@ -66,7 +66,7 @@ def test_same_finding_breaker_blocks_the_run(tmp_path, phone):
                                 .replace(f"[ ] {WIFI}", f"[x] {WIFI}"))
 
     model = script(f"- [ ] {WIFI}\n- [ ] {LATER}\n", [], after=stubborn)
-    outcome, _ = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(verify,)), phone, model, max_steps=30,
+    outcome, _ = run(tmp_path, TaskSpec(goal=WIFI, checks=(verify,)), phone, model, max_steps=30,
                      checkpoint_max_repairs=10, same_finding_limit=3, final_check=False)
     assert outcome.task.status == "blocked"
     assert outcome.stop_reason.startswith("circuit breaker: the same finding 3 times: wifi_on is 1")
@@ -77,7 +77,7 @@ def test_no_effect_breaker_blocks_the_run(tmp_path, phone):
     phone.ignore_taps = True
     tap = OperatorDecision(decision="tap wifi", actions=[Tap(element=0)])
     model = script(f"- [ ] {WIFI}\n", [], after=tap)
-    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi"), phone, model, no_effect_limit=3, max_steps=20)
+    outcome, run_dir = run(tmp_path, TaskSpec(goal=WIFI), phone, model, no_effect_limit=3, max_steps=20)
     assert outcome.steps == 3 and outcome.task.status == "blocked"
     assert "repeated 3 times on an unchanged screen" in outcome.stop_reason
     assert all("no_effect" in s.flags for s in read_run(run_dir).steps)
@@ -89,7 +89,7 @@ def test_model_unavailable_ends_crashed_and_closes_the_journal(tmp_path, phone):
             return {"plan": f"- [ ] {WIFI}\n"}
         raise ModelUnavailable("provider down", status="server_error", http_status=503)
 
-    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi"), phone, ScriptedModel(respond))
+    outcome, run_dir = run(tmp_path, TaskSpec(goal=WIFI), phone, ScriptedModel(respond))
     assert outcome.execution == "crashed" and outcome.infra is not None
     assert (outcome.infra.kind, outcome.infra.error_class) == ("model", "ModelUnavailable")
     record = read_run(run_dir)
@@ -107,7 +107,7 @@ def test_an_exception_raised_into_a_model_call_closes_the_run_interrupted_with_t
         raise HardTimer("Timeout (>4.0s) from pytest-timeout.")
 
     with pytest.raises(HardTimer):
-        run(tmp_path, TaskSpec(goal="Wi-Fi"), phone, ScriptedModel(respond))
+        run(tmp_path, TaskSpec(goal=WIFI), phone, ScriptedModel(respond))
     record = read_run(tmp_path / "run-1")
     assert record.execution == "interrupted" and record.outcome is not None
     assert record.outcome.stop_reason == "interrupted (HardTimer: Timeout (>4.0s) from pytest-timeout.)"
@@ -124,7 +124,7 @@ def test_a_signal_raising_while_the_loop_waits_closes_the_run_interrupted_with_t
     previous = signal.signal(signal.SIGALRM, fire)
     try:
         with pytest.raises(HardTimer):
-            run(tmp_path, TaskSpec(goal="Wi-Fi"), phone, script(f"- [ ] {WIFI}\n", [arm]))
+            run(tmp_path, TaskSpec(goal=WIFI), phone, script(f"- [ ] {WIFI}\n", [arm]))
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -136,14 +136,14 @@ def test_a_signal_raising_while_the_loop_waits_closes_the_run_interrupted_with_t
 def test_device_error_ends_crashed_with_the_step_recorded(tmp_path, phone):
     phone.offline_after = 2  # perceive, post screenshot, then the next perceive fails
     model = script(f"- [ ] {WIFI}\n", [], after=OperatorDecision(decision="w", actions=[Wait(ms=1)]))
-    outcome, run_dir = run(tmp_path, TaskSpec(goal="Wi-Fi"), phone, model)
+    outcome, run_dir = run(tmp_path, TaskSpec(goal=WIFI), phone, model)
     assert outcome.execution == "crashed" and outcome.infra is not None and outcome.infra.kind == "device"
     assert len(read_run(run_dir).steps) == 1
 
 
 def test_deadline_ends_blocked_by_time_budget(tmp_path, phone):
     model = script(f"- [ ] {WIFI}\n", [], after=OperatorDecision(decision="w", actions=[Wait(ms=1)]))
-    outcome, _ = run(tmp_path, TaskSpec(goal="Wi-Fi"), phone, model, deadline=time.time() - 1)
+    outcome, _ = run(tmp_path, TaskSpec(goal=WIFI), phone, model, deadline=time.time() - 1)
     assert outcome.steps == 0 and outcome.task.status == "blocked"
     assert outcome.stop_reason == "time budget exhausted" and outcome.execution == "finished"
 
@@ -168,7 +168,7 @@ def test_observer_sees_start_steps_verdicts_and_finish(tmp_path, phone):
     recorder = Recorder()
     verify = setting_item(hint=WIFI)
     model = script(f"- [ ] {WIFI}\n", [step_marking(WIFI, actions=(Tap(element=0),))])
-    outcome, _ = run(tmp_path, TaskSpec(goal="Wi-Fi", checks=(verify,)), phone, model, observer=recorder)
+    outcome, _ = run(tmp_path, TaskSpec(goal=WIFI, checks=(verify,)), phone, model, observer=recorder)
     assert recorder.events[0] == ("start", "run-1") and recorder.events[-1] == ("finish", "completed")
     assert ("step", 1) in recorder.events and ("verdict", "passed") in recorder.events
     assert outcome.usage.roles["operator"].calls == 1 and outcome.usage.roles["planner"].calls == 1

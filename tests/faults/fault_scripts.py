@@ -11,11 +11,9 @@ import re
 from functools import cache
 
 from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, OperatorDecision
-from pytest_artemis.checking.facts import facts
-from pytest_artemis.checking.readings import about, element_shown, holds
 from pytest_artemis.contracts import Finish, Tap, TypeText, Wait
 from pytest_artemis.sim import SimPhone, SimServer
-from pytest_artemis.testing import ScriptedRequest
+from pytest_artemis.testing import ScriptedRequest, citations_for
 
 CLOCK = "com.google.android.deskclock"
 SETTINGS = "com.android.settings"
@@ -57,22 +55,8 @@ def cite(request: ScriptedRequest) -> CitationClaim | None:
 
 
 def showing(request: ScriptedRequest, item) -> list[CitationClaim]:
-    """Per fact the item states, the newest citable element that shows it holds (an honest checker's
-    citations); the first labelled element when none does."""
-    found = []
-    for fact in facts(item.text):
-        claim = next((_claim(screen, e) for screen in reversed(request.screens) for e in screen.view.elements
-                      if about(fact, r := element_shown(screen.view, e, "", 0)) and holds(fact, r)), None)
-        if claim is not None and claim not in found:
-            found.append(claim)
-    return found or [c for c in [cite(request)] if c is not None]
-
-
-def _claim(screen, element) -> CitationClaim:
-    if element.checkable:
-        return CitationClaim(step=screen.step, screen=screen.screen, element=element.index,
-                             attribute=f"checked={'true' if element.checked else 'false'}")
-    return CitationClaim(step=screen.step, screen=screen.screen, element=element.index, quote=element.label)
+    """What shows each of the item's facts (an honest checker's citations); something recorded otherwise."""
+    return citations_for(item, request.screens) or [c for c in [cite(request)] if c is not None]
 
 
 def verdicts(request: ScriptedRequest, status: str, evidence: str) -> CheckReport:

@@ -13,7 +13,7 @@ from pytest_artemis.agents.schemas import (
     PlanReply,
 )
 from pytest_artemis.contracts import Launch, Tap
-from pytest_artemis.testing import ScriptedRequest
+from pytest_artemis.testing import ScriptedRequest, citations_for
 
 PROJECT_CONFTEST = '''
 import os
@@ -92,6 +92,11 @@ def checker(request: ScriptedRequest) -> CheckReport:
     out = []
     first = next((e for e in screen.elements if e.label), None)
     for item in request.checks:
+        if item.kind == "goal":  # what shows the alarm on the recorded screens
+            claims = citations_for(item, request.screens)
+            out.append(ModelVerdict(item=item.text, status="passed" if claims else "inconclusive",
+                                    evidence="the final screen lists the alarm", citations=claims))
+            continue
         if "Wi-Fi" in item.text:
             wifi = screen.find(resource_id="wifi_combo")
             status, evidence = ("passed", f"status bar element [{wifi.index}] reads {wifi.text!r}") if wifi \
