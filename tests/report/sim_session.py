@@ -32,7 +32,7 @@ from demo_agent import operate, plan_for  # the examples' screen-reading demo ag
 
 from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, PlanReply
 from pytest_artemis.models import ModelSet
-from pytest_artemis.testing import ModelUnavailable, ScriptedModel
+from pytest_artemis.testing import ModelUnavailable, ScriptedModel, citations_for
 
 STATUS = {{"PASS": "passed", "FAIL": "failed", "MAYBE": "inconclusive"}}
 
@@ -48,10 +48,12 @@ def respond(request):
         return operate(request)
     verdicts = []
     for item in request.checks:
+        status = STATUS.get(item.text.split(":", 1)[0], "passed")
+        shown = citations_for(item, request.screens) if status == "passed" and not item.visual else []
         claim = cite(request, item)
         seen = f"the screen shows {{claim.quote!r}}" if claim else "nothing on the recorded screens to cite"
-        verdicts.append(ModelVerdict(item=item.text, status=STATUS.get(item.text.split(":", 1)[0], "passed"),
-                                     evidence=seen, citation=claim))
+        verdicts.append(ModelVerdict(item=item.text, status=status, evidence=seen,
+                                     citations=shown or ([claim] if claim else [])))
     return CheckReport(verdicts=verdicts)
 
 
