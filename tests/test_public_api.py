@@ -26,11 +26,12 @@ PUBLIC = [
 ]
 #: Everything for offline tests (docs/testing-with-scripted-model.md).
 TESTING = [
-    "Action", "CheckReport", "CitationClaim", "EvidenceScreen", "Finish", "HonestChecker", "Key", "Launch",
+    "Action", "CheckReport", "CitationClaim", "EvidenceScreen", "Finish", "GiveUp", "HonestChecker", "Key",
+    "Launch",
     "LongPress", "ModelRequestsBlocked", "ModelUnavailable", "ModelVerdict", "OnScreen", "OperatorDecision",
     "PlanReply", "ScriptExhausted", "ScriptedModel", "ScriptedOperator", "ScriptedReply", "ScriptedRequest",
     "Scroll", "Step", "Swipe", "Tap", "ToolRequest", "TypeText", "Wait", "back", "block_model_requests",
-    "finish", "home", "launch", "long_press", "model_requests_allowed", "on_screen", "press",
+    "finish", "give_up", "home", "launch", "long_press", "model_requests_allowed", "on_screen", "press",
     "scripted_agent", "tap", "type_text", "wait"
 ]
 #: The modules a user imports from; everything else is internal.
