@@ -42,7 +42,7 @@ if TYPE_CHECKING:
         VerdictStatus,
     )
     from .errors import ArtemisError, InfrastructureError, UsageError
-    from .models import ROLES, CallStatus, ModelCallRecord, Role, RoleUsage, Usage
+    from .models import ROLES, CallStatus, ModelCallRecord, ModelTimeouts, Role, RoleUsage, Usage
     from .outcome import (
         OUTCOME_WORDS,
         Execution,
@@ -93,6 +93,7 @@ _LAZY: dict[str, str] = {
     "UsageError": "errors",
     "CallStatus": "models",
     "ModelCallRecord": "models",
+    "ModelTimeouts": "models",
     "ROLES": "models",
     "Role": "models",
     "RoleUsage": "models",
@@ -143,6 +144,7 @@ __all__ = [
     "Launch",
     "LongPress",
     "ModelCallRecord",
+    "ModelTimeouts",
     "OutcomeWord",
     "Point",
     "ProbeCheck",

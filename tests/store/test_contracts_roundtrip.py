@@ -23,6 +23,7 @@ from pytest_artemis.contracts import (
     Launch,
     LongPress,
     ModelCallRecord,
+    ModelTimeouts,
     Point,
     ProbeCheck,
     ProbeResult,
@@ -132,6 +133,7 @@ USAGE = Usage(
 
 INSTANCES = [
     *ACTIONS,
+    ModelTimeouts(call_s=600, attempt_s=300, roles={"checker": 900}),
     ActionResult(action=Tap(element=3), ok=True, detail="tap 540,300 on 'Add alarm'"),
     ActionResult(
         action=TypeText(text="07", element=2, clear=True),
