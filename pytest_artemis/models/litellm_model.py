@@ -242,7 +242,10 @@ class LiteLLMModel:
     def _request(self, history: Sequence[ChatMessage], schema: type[BaseModel]) -> dict[str, object]:
         kwargs: dict[str, object] = {
             "model": self.name,
-            "messages": [_wire(message) for message in history],
+            # The system prompt is the stable prefix of every request of a role (the schema goes with it):
+            # a provider that caches only marked prefixes gets the mark there.
+            "messages": [_wire(message, cache=message.role == "system" and _marks_cache(self.name))
+                         for message in history],
             "response_format": {
                 "type": "json_schema",
                 "json_schema": {
@@ -373,11 +376,27 @@ def _add_spent(facts: CallFacts, spent: _Spent) -> None:
         facts.cost_usd = None if spent.cost_usd is None else facts.cost_usd + spent.cost_usd
 
 
-def _wire(message: ChatMessage) -> dict[str, object]:
-    """An OpenAI-style message; images become ``image_url`` parts with ``data:`` URLs."""
-    if not message.images:
+_CACHE_MARK = {"type": "ephemeral"}
+_VIA = frozenset({"bedrock", "vertex_ai", "vertex_ai_beta", "openrouter"})
+
+
+def _marks_cache(model: str) -> bool:
+    """Whether the provider caches a prompt prefix only up to a ``cache_control`` mark: Anthropic's models,
+    directly or through Bedrock, Vertex AI or OpenRouter. OpenAI (and what speaks its API) caches a long
+    enough stable prefix by itself, and a local server may refuse parts it does not know."""
+    provider, _, rest = model.partition("/")
+    return provider == "anthropic" or (provider in _VIA and ("claude" in rest or "anthropic" in rest))
+
+
+def _wire(message: ChatMessage, *, cache: bool = False) -> dict[str, object]:
+    """An OpenAI-style message; images become ``image_url`` parts with ``data:`` URLs; ``cache``: its text
+    carries the ``cache_control`` mark (the prompt up to it may be served from the provider's cache)."""
+    if not message.images and not cache:
         return {"role": message.role, "content": message.text}
-    parts: list[dict[str, object]] = [{"type": "text", "text": message.text}]
+    text: dict[str, object] = {"type": "text", "text": message.text}
+    if cache:
+        text["cache_control"] = dict(_CACHE_MARK)
+    parts: list[dict[str, object]] = [text]
     parts += [{"type": "image_url", "image_url": {"url": image.data_url()}} for image in message.images]
     return {"role": message.role, "content": parts}
 
