@@ -106,7 +106,7 @@ def test_the_operator_sees_each_declared_check_as_the_plan_names_it(requests):
 def test_the_operator_request_states_the_screenshots_scale_against_the_bounds(requests):
     operator = next(r for r in requests if r.role == "operator")
     user = operator.messages[1].text
-    assert "screen 1080x2400" in user
+    assert "Current screen (1080x2400 device pixels" in user
     assert ("The screenshot is scaled down to 540x1200 pixels, 1/2 of the device's 1080x2400: element bounds "
             "are device pixels, so a point (x, y) on the screenshot is (2x, 2y) in bounds.") in user
     assert "Element bounds and the x/y of actions are device pixels." in _flat(operator.messages[0].text)
@@ -140,5 +140,5 @@ def test_the_operator_system_prompt_stays_the_same_every_turn_findings_go_with_t
     assert all(OPERATOR_FINDINGS in text for text in with_findings)
     user = operator[0].messages[1].text
     order = [user.index(head) for head in ("Goal:", "Checks declared by the test", "Plan:", "Turn 1 of",
-                                           "Current screen:")]
+                                           "Current screen (")]
     assert order == sorted(order)  # what changes least first, the turn's own content last
