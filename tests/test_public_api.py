@@ -26,12 +26,14 @@ PUBLIC = [
 ]
 #: Everything for offline tests (docs/testing-with-scripted-model.md).
 TESTING = [
-    "Action", "CheckReport", "CitationClaim", "EvidenceScreen", "Finish", "HonestChecker", "Key", "Launch",
+    "Action", "CheckReport", "CitationClaim", "EvidenceScreen", "Finish", "GiveUp", "HonestChecker", "Key",
+    "Launch",
     "LongPress", "ModelRequestsBlocked", "ModelUnavailable", "ModelVerdict", "OnScreen", "OperatorDecision",
     "PlanReply", "ScriptExhausted", "ScriptedModel", "ScriptedOperator", "ScriptedReply", "ScriptedRequest",
     "Scroll", "Step", "Swipe", "Tap", "ToolRequest", "TypeText", "Wait", "back", "block_model_requests",
     "citations_for",
-    "finish", "home", "launch", "long_press", "model_requests_allowed", "on_screen", "press", "quotes",
+    "finish", "give_up", "home", "launch", "long_press", "model_requests_allowed", "on_screen", "press",
+    "quotes",
     "scripted_agent", "tap", "type_text", "wait"
 ]
 #: The modules a user imports from; everything else is internal.

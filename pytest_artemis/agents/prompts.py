@@ -16,7 +16,6 @@ class Scenario:
     checks_enabled: bool
     """Some check mechanism is on (midway checkpoints or the final check)."""
     plan_has_checks: bool = False
-    findings: bool = False
 
 
 def join(*sections: str) -> str:
@@ -40,12 +39,16 @@ ordered list of subgoals an operator can carry out on the device one by one. Kee
 subgoals), each naming an observable result on the device."""
 
 _PLANNER_CHECKS = """\
-Checks: copy each declared check below into the plan verbatim, under the subgoal it belongs to
-(task-level or `@end` when it is about the whole run or the final state). Add your own `verify:` lines
-only for key milestones (an irreversible action completed, a result the goal directly depends on), not
-for every subgoal. Prefer expectations that can be observed as persistent state over transient ones
-(a toast disappears). Checks are verified after the fact: a requirement such as "confirm A before
-doing B" is checked from the recorded history, it cannot block the operator in advance."""
+Declared checks: the harness places the checks the test declares, by rule, whatever the plan says
+(you need not copy them; a copy is moved to its place). A check that belongs to a subgoal ("belongs
+to: …") goes under the first subgoal whose text contains those words: name that subgoal with them.
+Any other check goes under the last subgoal and is judged when it is marked done, so what it states
+must still hold then; an `@end` check is task-level, judged on the final state when the run ends.
+Add your own `verify:` lines only for key milestones (an irreversible action completed, a result the
+goal directly depends on), not for every subgoal. Prefer expectations that can be observed as
+persistent state over transient ones (a toast disappears). Checks are verified after the fact: a
+requirement such as "confirm A before doing B" is checked from the recorded history, it cannot block
+the operator in advance."""
 
 _PLANNER_OUTPUT = 'Reply with JSON: {"plan": "<the plan markdown>"}.'
 
@@ -68,10 +71,19 @@ def planner_user(goal: str, app: str | None, items: Sequence[CheckItem], *, chec
     return join(f"Goal: {goal}", f"App: {app}" if app else "", declared)
 
 
+def check_label(item: CheckItem) -> str:
+    """How a check is named wherever it is shown, as the plan writes it: ``verify``, ``assert@end``."""
+    return f"{item.kind}@end" if item.when == "end" else item.kind
+
+
 def _item_line(item: CheckItem) -> str:
-    suffix = "@end" if item.when == "end" else ""
-    hint = f"  (belongs to: {item.subgoal_hint})" if item.subgoal_hint else ""
-    return f"- {item.kind}{suffix}: {item.text}{hint}"
+    if item.subgoal_hint:
+        where = f"belongs to: {item.subgoal_hint}"
+    elif item.when == "end":
+        where = "task level, judged when the run ends"
+    else:
+        where = "placed under the last subgoal"
+    return f"- {check_label(item)}: {item.text}  ({where})"
 
 
 # -- operator ------------------------------------------------------------------------------------
@@ -85,13 +97,23 @@ plan in `plan` (otherwise leave `plan` null)."""
 _OPERATOR_ACTIONS = """\
 Actions (JSON objects with a "kind"):
 - {"kind": "tap", "element": N} or {"kind": "tap", "x": X, "y": Y}; "long_press" likewise
-- {"kind": "type", "text": "...", "element": N}  (element optional: tapped first to focus)
+- {"kind": "type", "text": "...", "element": N, "clear": false}: types at the cursor of the focused
+  field, as Android's `input text` does. After a tap the cursor is at the end of the field's text, so
+  the text is added to what the field already holds. "element" (optional) is tapped first to focus it;
+  "clear": true first empties the field (the cursor to its end, then one DEL per character it shows).
+  Some fields replace a prefilled value with the first key typed (a time picker's hour): to replace a
+  field's content, say "clear": true, and check the result on the next screen.
 - {"kind": "swipe", "x1":..,"y1":..,"x2":..,"y2":..}; {"kind": "scroll", "direction": "up|down|left|right"}
-- {"kind": "key", "key": "BACK|HOME|ENTER|DEL|APP_SWITCH|TAB|SPACE"}
+- {"kind": "key", "key": "BACK|HOME|ENTER|DEL|APP_SWITCH|TAB|SPACE"}  (DEL deletes the character before
+  the cursor)
 - {"kind": "launch", "package": "com.example"}; {"kind": "wait", "ms": 1000}
 - {"kind": "finish", "summary": "..."}: you believe the goal is reached. This is a claim: it ends your
   work and hands over to independent checks; it does not make the test pass.
-Element numbers refer to the screen shown this turn. Prefer one or two actions per turn."""
+- {"kind": "give_up", "reason": "..."}: the goal cannot be reached on this device (the app or setting it
+  needs is not there, the device refuses it), and why. The run ends BLOCKED with your reason, with no
+  repair rounds. Not for a screen you have not looked for yet (scroll, go back, open the app again).
+Element numbers refer to the screen shown this turn. Element bounds and the x/y of actions are device
+pixels. Prefer one or two actions per turn."""
 
 _OPERATOR_CHECK_EXPLAINER = """\
 About the check lines in the plan: a `verify:` line is the acceptance criterion of its subgoal; use it
@@ -101,9 +123,10 @@ a state to satisfy it; a failed assertion is a legitimate test result. Keep ever
 rewrite the plan (deleted or edited ones are restored); you may add new ones. Just mark subgoals done
 as usual: checks run in the background and do not block you."""
 
-_OPERATOR_FINDINGS = """\
-Findings from independent checks are listed in the request: a finding means a subgoal reopened as `[/]`
-is not really done yet. Repair it, then mark it `[x]` again."""
+OPERATOR_FINDINGS = """\
+A finding means a subgoal reopened as `[/]` is not really done yet. Repair it, then mark it `[x]` again."""
+"""What a finding asks of the operator, said with the findings in the request (never in the system
+prompt: the system prompt stays the same turn after turn, so providers can cache it)."""
 
 _OPERATOR_OUTPUT = 'Reply with JSON: {"decision": "<one line: what you do and why>", "actions": [...], ' \
     '"plan": null or "<the whole plan>"}.'
@@ -116,6 +139,5 @@ def operator_system(scenario: Scenario) -> str:
         _OPERATOR_ACTIONS,
         render_grammar_spec(include_checks=scenario.checks_enabled),
         _OPERATOR_CHECK_EXPLAINER if scenario.plan_has_checks else "",
-        _OPERATOR_FINDINGS if scenario.findings else "",
         _OPERATOR_OUTPUT,
     )

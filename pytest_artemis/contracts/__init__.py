@@ -15,6 +15,7 @@ if TYPE_CHECKING:
         Action,
         ActionResult,
         Finish,
+        GiveUp,
         Key,
         Launch,
         LongPress,
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
         VerdictStatus,
     )
     from .errors import ArtemisError, InfrastructureError, UsageError
-    from .models import ROLES, CallStatus, ModelCallRecord, Role, RoleUsage, Usage
+    from .models import ROLES, CallStatus, ModelCallRecord, ModelTimeouts, Role, RoleUsage, Usage
     from .outcome import (
         OUTCOME_WORDS,
         Execution,
@@ -64,6 +65,7 @@ _LAZY: dict[str, str] = {
     "Action": "actions",
     "ActionResult": "actions",
     "Finish": "actions",
+    "GiveUp": "actions",
     "Key": "actions",
     "Launch": "actions",
     "LongPress": "actions",
@@ -91,6 +93,7 @@ _LAZY: dict[str, str] = {
     "UsageError": "errors",
     "CallStatus": "models",
     "ModelCallRecord": "models",
+    "ModelTimeouts": "models",
     "ROLES": "models",
     "Role": "models",
     "RoleUsage": "models",
@@ -133,6 +136,7 @@ __all__ = [
     "EvidenceSource",
     "Execution",
     "Finish",
+    "GiveUp",
     "InfraFailure",
     "InfrastructureError",
     "ItemSummary",
@@ -140,6 +144,7 @@ __all__ = [
     "Launch",
     "LongPress",
     "ModelCallRecord",
+    "ModelTimeouts",
     "OutcomeWord",
     "Point",
     "ProbeCheck",

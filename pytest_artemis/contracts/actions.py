@@ -57,12 +57,15 @@ class Scroll(Contract):
 
 
 class TypeText(Contract):
-    """Type text, into the focused field or into an element tapped first."""
+    """Type text at the cursor of the focused field (or of an element tapped first): like Android's
+    ``input text`` it appends to what the field holds, unless ``clear`` empties the field first."""
 
     kind: Literal["type"] = "type"
     text: str = Field(min_length=1)
     element: int | None = Field(default=None, ge=0)
     """Tap this element first to focus it (optional)."""
+    clear: bool = False
+    """Empty the field first: the cursor to the end, then one DEL per character the field shows."""
 
 
 class Key(Contract):
@@ -94,8 +97,16 @@ class Finish(Contract):
     summary: str = ""
 
 
+class GiveUp(Contract):
+    """The operator's report that the goal cannot be reached on this device: the run ends BLOCKED with
+    ``reason``, without repair rounds."""
+
+    kind: Literal["give_up"] = "give_up"
+    reason: str = Field(min_length=1)
+
+
 Action = Annotated[
-    Tap | LongPress | Swipe | Scroll | TypeText | Key | Launch | Wait | Finish,
+    Tap | LongPress | Swipe | Scroll | TypeText | Key | Launch | Wait | Finish | GiveUp,
     Field(discriminator="kind"),
 ]
 
@@ -136,3 +147,5 @@ class ActionResult(Contract):
     """The element a tap, long press or typing was aimed at (None for coordinates or no target)."""
     typed: str | None = None
     """The text sent to the focused field."""
+    cleared: int | None = None
+    """How many characters the harness deleted from the field before typing (``type`` with ``clear``)."""

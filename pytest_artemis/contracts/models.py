@@ -87,3 +87,33 @@ class Usage(Contract):
         roles = dict(self.roles)
         roles[record.role] = roles.get(record.role, RoleUsage()).add(record)
         return Usage(roles=roles)
+
+
+ATTEMPT_RESERVE_S = 5.0
+"""What a call keeps, by default, for one retry after a timed-out attempt (at most half the call)."""
+
+
+class ModelTimeouts(Contract):
+    """How long a model call may take, its retries included, per role, and one HTTP attempt of it (None:
+    the call's timeout less ``ATTEMPT_RESERVE_S``, at least half of it: 40 s of the default 45 s)."""
+
+    call_s: float = Field(default=45.0, gt=0)
+    attempt_s: float | None = Field(default=None, gt=0)
+    roles: dict[Role, float] = Field(default_factory=dict)
+    """Call timeouts of the roles that have their own."""
+
+    def call(self, role: Role) -> float:
+        """Seconds one call of ``role`` may take, its retries included."""
+        return self.roles.get(role, self.call_s)
+
+    def attempt(self, role: Role) -> float:
+        """Seconds one HTTP attempt of a ``role`` call may take (never more than the call)."""
+        call = self.call(role)
+        if self.attempt_s is not None:
+            return min(self.attempt_s, call)
+        return default_attempt_s(call)
+
+
+def default_attempt_s(call_s: float) -> float:
+    """The attempt timeout of a call of ``call_s`` seconds when none is given."""
+    return max(call_s - ATTEMPT_RESERVE_S, call_s / 2)

@@ -16,6 +16,7 @@ StepFlag = Literal[
     "guard_restored",
     "model_failed",
     "finish_claimed",
+    "gave_up",
     "no_effect",
 ]
 

@@ -230,9 +230,16 @@ class AdbDevice:
         self.check(["input", "swipe", *(str(int(v)) for v in (x1, y1, x2, y2, duration_ms))])
 
     def type_text(self, text: str) -> None:
-        """Type ASCII text into the focused field (ValueError for characters ``input text`` cannot type)."""
+        """Type ASCII text at the cursor of the focused field (ValueError for characters ``input text``
+        cannot type)."""
         if text:
             self.check(["input", "text", input_text_arg(text)])
+
+    def clear_text(self, chars: int) -> None:
+        """Empty the focused field of up to ``chars`` characters: MOVE_END, then DEL ``chars`` times, in one
+        ``input keyevent`` (one process on the phone, however many keys)."""
+        if chars > 0:
+            self.check(["input", "keyevent", "KEYCODE_MOVE_END", *["KEYCODE_DEL"] * chars])
 
     def key(self, name: str) -> None:
         """Press a named key (BACK, HOME, ENTER, DEL, APP_SWITCH, TAB, SPACE)."""

@@ -78,7 +78,15 @@ class Device(Protocol):
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None: ...
 
-    def type_text(self, text: str) -> None: ...
+    def type_text(self, text: str) -> None:
+        """Type ``text`` at the cursor of the focused field (Android's ``input text``: it inserts, so it
+        appends to a field whose cursor is at its end)."""
+        ...
+
+    def clear_text(self, chars: int) -> None:
+        """Delete up to ``chars`` characters of the focused field: the cursor to the end of its text
+        (``KEYCODE_MOVE_END``), then ``chars`` presses of DEL."""
+        ...
 
     def key(self, name: str) -> None: ...
 

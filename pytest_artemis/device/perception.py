@@ -49,6 +49,12 @@ _JPEG_CACHE_SIZE = 16
 _JPEG_LOCK = threading.Lock()
 
 
+def model_image_factor(width: int, height: int, max_side: int) -> int:
+    """By how much a ``width``×``height`` screenshot is reduced for the models (an integer, 1: not at all)
+    so that its longest side is at most ``max_side``; each side becomes ``ceil(side / factor)``."""
+    return max(1, -(-max(width, height) // max_side))
+
+
 def model_jpeg(png: bytes, sha256: str, max_side: int = 1280) -> bytes:
     """A PNG screenshot as the JPEG a model sees, longest side at most ``max_side``.
 
@@ -63,7 +69,7 @@ def model_jpeg(png: bytes, sha256: str, max_side: int = 1280) -> bytes:
             return _JPEG_CACHE[key]
     with Image.open(io.BytesIO(png)) as img:
         rgb = img if img.mode == "RGB" else img.convert("RGB")
-        factor = -(-max(rgb.size) // max_side)
+        factor = model_image_factor(*rgb.size, max_side)
         small = rgb.reduce(factor) if factor > 1 else rgb
         buf = io.BytesIO()
         small.save(buf, format="JPEG", quality=80)

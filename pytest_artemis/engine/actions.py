@@ -5,8 +5,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from pytest_artemis.contracts import Action, ActionResult, Point, ResolvedElement, ScreenView, UIElement
+from pytest_artemis.contracts import (
+    Action,
+    ActionResult,
+    Point,
+    ResolvedElement,
+    ScreenView,
+    TypeText,
+    UIElement,
+)
 from pytest_artemis.device import Device, DeviceCommandFailed, DeviceError
 
 
@@ -54,8 +63,10 @@ def _done(
     to: Point | None = None,
     element: ResolvedElement | None = None,
     typed: str | None = None,
+    cleared: int | None = None,
 ) -> ActionResult:
-    return ActionResult(action=action, ok=True, detail=detail, at=at, to=to, element=element, typed=typed)
+    return ActionResult(action=action, ok=True, detail=detail, at=at, to=to, element=element, typed=typed,
+                        cleared=cleared)
 
 
 def perform(device: Device, view: ScreenView, action: Action) -> ActionResult:
@@ -68,13 +79,7 @@ def perform(device: Device, view: ScreenView, action: Action) -> ActionResult:
             device.long_press(at.x, at.y, action.duration_ms)
         return _done(action, f"{action.kind} {where}", at=at, element=element)
     if action.kind == "type":
-        focus, element, where = None, None, ""
-        if action.element is not None:
-            focus, element, where = _point(view, action.element, None, None)
-            device.tap(focus.x, focus.y)
-        device.type_text(action.text)
-        detail = f"typed {len(action.text)} chars{' into ' + where if where else ''}"
-        return _done(action, detail, at=focus, element=element, typed=action.text)
+        return _type(device, view, action)
     if action.kind in ("swipe", "scroll"):
         if action.kind == "swipe":
             x1, y1, x2, y2 = action.x1, action.y1, action.x2, action.y2
@@ -94,29 +99,72 @@ def perform(device: Device, view: ScreenView, action: Action) -> ActionResult:
     if action.kind == "wait":
         time.sleep(action.ms / 1000)
         return _done(action, f"waited {action.ms} ms")
+    if action.kind == "give_up":
+        return _done(action, f"gave up: {action.reason}")
     return _done(action, "finish claimed (a claim, not evidence)")
+
+
+def _field(view: ScreenView, action: TypeText) -> UIElement:
+    """The field a clearing ``type`` empties: its target, else the focused element of this screen."""
+    if action.element is not None:
+        return _element(view, action.element)
+    focused = next((e for e in view.elements if e.focused), None)
+    if focused is None:
+        raise ActionRefused("type with clear needs its field: give its element (no field is focused)")
+    return focused
+
+
+def _type(device: Device, view: ScreenView, action: TypeText) -> ActionResult:
+    """Focus (tap the element, if given), empty the field when asked, then type at the cursor."""
+    field = _field(view, action) if action.clear else None
+    focus, element, where = None, None, ""
+    if action.element is not None:
+        focus, element, where = _point(view, action.element, None, None)
+        device.tap(focus.x, focus.y)
+    cleared = None
+    if field is not None:
+        # The text the listing shows (an empty field shows its hint): an extra DEL on an empty field is
+        # harmless, a missing one would leave a character behind.
+        cleared = len(field.text)
+        device.clear_text(cleared)
+    device.type_text(action.text)
+    detail = f"typed {len(action.text)} chars{' into ' + where if where else ''}"
+    if cleared is not None:
+        detail = f"cleared {cleared} chars, {detail}"
+    return _done(action, detail, at=focus, element=element, typed=action.text, cleared=cleared)
 
 
 def _refused(action: Action, exc: Exception) -> ActionResult:
     return ActionResult(action=action, ok=False, refused=True, detail=f"device refused: {exc}")
 
 
-async def execute(
-    device: Device, view: ScreenView, actions: Sequence[Action]
-) -> tuple[list[ActionResult], bool, bool, DeviceError | None]:
-    """Run actions in order: stop at a refused one (later ones are refused too) or at ``finish``.
+class Executed(NamedTuple):
+    """What running one turn's actions came to."""
 
-    Returns (results, finish claimed, any refused, the device error that stopped execution).
-    """
+    results: list[ActionResult]
+    finish: bool
+    """The operator claimed ``finish``."""
+    gave_up: str
+    """The reason of the operator's ``give_up`` (empty: it did not give up)."""
+    refused: bool
+    error: DeviceError | None
+    """The device error that stopped execution."""
+
+
+async def execute(device: Device, view: ScreenView, actions: Sequence[Action]) -> Executed:
+    """Run actions in order: stop at a refused one (later ones are refused too), at ``finish`` or at
+    ``give_up``."""
     results: list[ActionResult] = []
-    finish = refused = False
+    finish, gave_up, refused = False, "", False
     for action in actions:
-        if finish or refused:
-            why = "after finish" if finish else "after a refused action"
+        if finish or gave_up or refused:
+            why = "after finish" if finish else "after giving up" if gave_up else "after a refused action"
             results.append(ActionResult(action=action, ok=False, refused=True, detail=f"not run: {why}"))
             continue
-        if action.kind == "finish":
-            finish = True
+        if action.kind == "finish" or action.kind == "give_up":
+            if action.kind == "give_up":
+                gave_up = action.reason
+            finish = action.kind == "finish"
             results.append(perform(device, view, action))
             continue
         try:
@@ -132,12 +180,12 @@ async def execute(
         except DeviceCommandFailed as exc:
             if exc.command != "launch":
                 results.append(ActionResult(action=action, ok=False, detail=f"{type(exc).__name__}: {exc}"))
-                return results, finish, refused, exc
+                return Executed(results, finish, gave_up, refused, exc)
             refused = True  # no such app on the device: the model's mistake, not a broken device
             results.append(_refused(action, exc))
             continue
         except DeviceError as exc:
             results.append(ActionResult(action=action, ok=False, detail=f"{type(exc).__name__}: {exc}"))
-            return results, finish, refused, exc
+            return Executed(results, finish, gave_up, refused, exc)
         results.append(result)
-    return results, finish, refused, None
+    return Executed(results, finish, gave_up, refused, None)

@@ -46,7 +46,7 @@ class Breakers:
 
     def step(self, pre_screen: str | None, post_screen: str | None, actions: Sequence[Action]) -> bool:
         """Observe one executed step; returns whether it had no effect (and may trip the breaker)."""
-        acting = [a for a in actions if a.kind not in ("wait", "finish")]
+        acting = [a for a in actions if a.kind not in ("wait", "finish", "give_up")]
         if not acting or pre_screen is None or pre_screen != post_screen:
             self._streak, self._streak_len = None, 0
             return False

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from pytest_artemis.contracts._base import Contract
+from pytest_artemis.contracts.models import ModelTimeouts
 
 
 class RunConfig(Contract):
@@ -34,6 +35,8 @@ class RunConfig(Contract):
     """Register the read-only ``probe_device`` tool for the checker."""
     checker_max_iterations: int = Field(default=3, ge=1)
     """Checker rounds per judgement (tool requests, then a report)."""
+    model_timeouts: ModelTimeouts = Field(default_factory=ModelTimeouts)
+    """How long a model call may take, per role (for the models given no timeouts of their own)."""
 
     @property
     def checks_enabled(self) -> bool:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pytest_artemis.agents.prompts import Scenario, join, plan_has_checks
+from pytest_artemis.agents.prompts import OPERATOR_FINDINGS, Scenario, check_label, join, plan_has_checks
+from pytest_artemis.agents.screen_facts import screenshot_scale
 from pytest_artemis.contracts import ActionResult, StepRecord
 from pytest_artemis.device.perception import Screen
 from pytest_artemis.models import RequestContext
@@ -40,11 +41,7 @@ def recent_history(svc: RunServices, run: RunProgress) -> tuple[str, ...]:
 
 
 def operator_scenario(svc: RunServices, run: RunProgress) -> Scenario:
-    return Scenario(
-        checks_enabled=svc.config.checks_enabled,
-        plan_has_checks=plan_has_checks(run.plan_text),
-        findings=bool(run.findings),
-    )
+    return Scenario(checks_enabled=svc.config.checks_enabled, plan_has_checks=plan_has_checks(run.plan_text))
 
 
 def user_check_placement(svc: RunServices, run: RunProgress) -> str:
@@ -59,7 +56,7 @@ def user_check_placement(svc: RunServices, run: RunProgress) -> str:
         where = f"under '{subgoal.text}'" if subgoal else "task level"
         timing = "judged when that subgoal is marked done" if item.when == "complete" and subgoal else \
             "judged at the end of the run"
-        lines.append(f"- {item.kind}: {item.text} — {where}, {timing}")
+        lines.append(f"- {check_label(item)}: {item.text} — {where}, {timing}")
     rule = ("Checks declared by the test are placed by rule, not by the plan's author: under the subgoal the "
             "test names, else under the last subgoal (judged when it is done), or at task level for @end.")
     return rule + "\n" + "\n".join(lines) if lines else ""
@@ -68,7 +65,9 @@ def user_check_placement(svc: RunServices, run: RunProgress) -> str:
 def operator_context(
     svc: RunServices, run: RunProgress, screen: Screen, turn: int
 ) -> tuple[str, RequestContext]:
-    """The request text and the typed context of one operator turn."""
+    """The request text and the typed context of one operator turn: what changes least comes first (the
+    goal, the declared checks, the plan), the turn's own content last, so a provider's prompt cache
+    reuses the longest prefix."""
     history = recent_history(svc, run)
     findings = "\n".join(f"- {f}" for f in run.findings.values())
     repair = "The final check found the goal not yet reached; repair what the findings name." \
@@ -76,16 +75,17 @@ def operator_context(
     refused = [r for r in run.steps[-1].results if r.refused] if run.steps else []
     refusals = "Refused last turn (not run; choose something else):\n" + "\n".join(
         f"- {r.action.kind}: {r.detail}" for r in refused) if refused else ""
+    view = screen.view
     text = join(
         f"Goal: {svc.spec.goal}",
-        f"Turn {turn} of at most {svc.max_steps}.",
+        user_check_placement(svc, run),
         f"Plan:\n{run.plan_text}",
+        f"Turn {turn} of at most {svc.max_steps}.",
         repair,
         refusals,
-        user_check_placement(svc, run),
-        f"Findings from checks:\n{findings}" if findings else "",
+        f"Findings from checks:\n{findings}\n{OPERATOR_FINDINGS}" if findings else "",
         "Recent steps:\n" + "\n".join(history) if history else "",
-        screen.prompt_listing(),
+        f"{screen.prompt_listing()}\n{screenshot_scale(view.width, view.height, svc.config.image_max_side)}",
     )
     context = RequestContext(goal=svc.spec.goal, plan=run.plan_text, screen=screen.view,
                              checks=run.plan_items(svc.user_items), history=history, turn=turn)

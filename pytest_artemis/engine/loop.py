@@ -22,7 +22,7 @@ from .actions import execute
 from .context import operator_context, operator_scenario
 from .effects import apply
 from .state import RunProgress, RunServices
-from .stopping import Stop, StopReason, before_turn
+from .stopping import Stop, StopReason, before_turn, gave_up
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,13 @@ async def operator_turn(svc: RunServices, run: RunProgress, scheduler: Checkpoin
         _plan_write(svc, run, turn, decision.plan)
     actions = tuple(decision.actions) if decision else ()
     run.acting = turn.number if actions else run.acting
-    results, finish, refused, device_error = await execute(svc.device, screen.view, actions)
+    executed = await execute(svc.device, screen.view, actions)
+    results, finish, refused = executed.results, executed.finish, executed.refused
+    device_error = executed.error
+    if executed.gave_up:
+        # Before the checkpoints are queued: nothing is judged midway, nor repaired, after giving up.
+        turn.flags.append("gave_up")
+        apply(svc, run, [gave_up(executed.gave_up)])
     post = post_hierarchy = None
     post_elements: tuple[UIElement, ...] = ()
     if device_error is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import logging
 import time
 import traceback
@@ -28,7 +29,7 @@ from pytest_artemis.contracts import (
 )
 from pytest_artemis.contracts.outcome import InfraKind
 from pytest_artemis.device import Device
-from pytest_artemis.models import CallLog, ModelContextExceeded, ModelOutputInvalid, ModelSet
+from pytest_artemis.models import CallLog, ModelContextExceeded, ModelOutputInvalid, ModelSet, call_timeouts
 from pytest_artemis.plan import Plan, PlanSyntaxError, Subgoal, parse_plan, place_checks, plan_check_items
 from pytest_artemis.probes import is_invariant, run_probe_check
 from pytest_artemis.store.journal import RunJournal
@@ -72,7 +73,8 @@ def run_task(
     if not in_loop:  # outside the except block: a harness traceback is not chained to this RuntimeError
         return _run_loop(coro)
     with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="artemis-run") as pool:
-        return pool.submit(_run_loop, coro).result()
+        # In the caller's context: its call deadline and timeouts (context variables) bound the calls.
+        return pool.submit(contextvars.copy_context().run, _run_loop, coro).result()
 
 
 def _run_loop(coro: Coroutine[object, object, RunOutcome]) -> RunOutcome:
@@ -125,12 +127,13 @@ async def run_task_async(
     infra: InfraFailure | None = None
     observer_failed: ObserverFailed | None = None
     try:
-        svc.observer.on_start(header)
-        await _prepare(svc, run)
-        while True:
-            await drive(svc, run, scheduler)
-            if not await settle(svc, run, scheduler):
-                break
+        with call_timeouts(config.model_timeouts):
+            svc.observer.on_start(header)
+            await _prepare(svc, run)
+            while True:
+                await drive(svc, run, scheduler)
+                if not await settle(svc, run, scheduler):
+                    break
     except InfrastructureError as exc:
         execution, infra = "crashed", _infra(exc, exc.infra_kind)
     except ReplayMismatch as exc:

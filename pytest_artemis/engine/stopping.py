@@ -20,6 +20,7 @@ class StopReason(Enum):
     """Why a run ended; the value is how the outcome words it when there is nothing more to say."""
 
     BREAKER = "circuit breaker"
+    GAVE_UP = "the operator gave up"
     ASSERT_HALT = "assert failed (halt policy)"
     TIME_BUDGET = "time budget exhausted"
     STEP_BUDGET = "step budget exhausted"
@@ -29,7 +30,7 @@ class StopReason(Enum):
     CRASHED = "crashed"
 
 
-BLOCKING = frozenset({StopReason.BREAKER, StopReason.ASSERT_HALT, StopReason.TIME_BUDGET})
+BLOCKING = frozenset({StopReason.BREAKER, StopReason.GAVE_UP, StopReason.ASSERT_HALT, StopReason.TIME_BUDGET})
 """Stops that end the run as blocked, whatever its checks say."""
 
 
@@ -74,6 +75,11 @@ def before_turn(svc: RunServices, run: RunProgress, *, first: bool) -> Stop | No
     if not first and run.plan.all_done:
         return Stop(StopReason.ALL_DONE)
     return None
+
+
+def gave_up(reason: str) -> Stop:
+    """The operator reported that the goal cannot be reached on this device, and why."""
+    return Stop(StopReason.GAVE_UP, f"{StopReason.GAVE_UP.value}: {reason}")
 
 
 def _interrupted(reason: str) -> Stop:

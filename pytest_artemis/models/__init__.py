@@ -4,7 +4,7 @@ Importing this package never imports litellm (it is loaded on the first real cal
 """
 
 from .base import ChatMessage, ImagePart, Model, ModelReply, ModelSet, RequestContext
-from .calls import CallFacts, CallLog, call_deadline
+from .calls import CallFacts, CallLog, call_deadline, call_timeouts
 from .errors import (
     ModelBadRequest,
     ModelConnectionRefused,
@@ -47,5 +47,6 @@ __all__ = [
     "ScriptedRequest",
     "block_model_requests",
     "call_deadline",
+    "call_timeouts",
     "model_requests_allowed",
 ]

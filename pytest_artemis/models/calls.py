@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass
 
-from pytest_artemis.contracts import CallStatus, ModelCallRecord, Role, Usage
+from pytest_artemis.contracts import CallStatus, ModelCallRecord, ModelTimeouts, Role, Usage
 
 log = logging.getLogger(__name__)
 
@@ -103,3 +103,22 @@ def seconds_left() -> float | None:
     """Seconds until the enclosing ``call_deadline`` (None outside one)."""
     deadline = _run_deadline.get()
     return None if deadline is None else deadline - time.time()
+
+
+_run_timeouts: ContextVar[ModelTimeouts | None] = ContextVar("artemis_run_timeouts", default=None)
+
+
+@contextmanager
+def call_timeouts(timeouts: ModelTimeouts | None) -> Iterator[None]:
+    """Within this block a model that was given no timeouts of its own uses ``timeouts`` (the run's
+    settings: ``--artemis-model-timeout`` and the rest)."""
+    token = _run_timeouts.set(timeouts)
+    try:
+        yield
+    finally:
+        _run_timeouts.reset(token)
+
+
+def run_timeouts() -> ModelTimeouts | None:
+    """The timeouts of the enclosing ``call_timeouts`` (None outside one)."""
+    return _run_timeouts.get()

@@ -100,7 +100,8 @@ class ModelTimeout(ModelUnavailable):
     """The provider did not answer in time (retried within the call budget)."""
 
     label = "timeout"
-    fix = "the provider is hanging or slow; check its status, or raise --artemis-time-budget"
+    fix = ("the provider is hanging, or the model is slower than the call timeout: raise "
+           "--artemis-model-timeout (one role: --artemis-<role>-model-timeout)")
 
 
 class ModelConnectionRefused(ModelUnavailable):

@@ -19,10 +19,11 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from pytest_artemis.contracts import Role
+from pytest_artemis.contracts import ModelTimeouts, Role
+from pytest_artemis.contracts.models import default_attempt_s
 
 from .base import ChatMessage, ModelReply, RequestContext
-from .calls import CallFacts, CallLog, seconds_left
+from .calls import CallFacts, CallLog, run_timeouts, seconds_left
 from .errors import ModelRequestsBlocked, ModelTimeout
 from .flow import ask_until_valid, logged_call
 from .parsing import RawOutput
@@ -53,6 +54,28 @@ def model_requests_allowed() -> bool:
     return _block_depth == 0 and env not in ("0", "false", "no", "off")
 
 
+@dataclass(frozen=True)
+class _Limits:
+    """One call's timeouts, and the setting each comes from (named in a timeout's message)."""
+
+    call_s: float
+    attempt_s: float
+    call_from: str
+    attempt_from: str
+    run_left: float | None
+    """Seconds left of the run's time budget when the call began (None: no budget)."""
+
+    @property
+    def run_bound(self) -> bool:
+        """The run's time budget ends before the call's timeout does."""
+        return self.run_left is not None and self.run_left < self.call_s
+
+    @property
+    def within_s(self) -> float:
+        """Seconds the call may take."""
+        return self.call_s if self.run_left is None else max(0.0, min(self.call_s, self.run_left))
+
+
 @dataclass
 class _Spent:
     """Usage of one HTTP exchange that reached the model."""
@@ -68,12 +91,16 @@ class LiteLLMModel:
 
     Structured output is requested as a JSON schema and validated by us from the message content.
     Transient failures (408/409/429/5xx, timeouts, connection errors) are retried up to ``max_retries``
-    times with backoff (honouring ``retry-after``), all within ``budget_s`` seconds per call and within the
-    run's time budget (``call_deadline``). The defaults (40 s per attempt, 45 s per call) give up on a
-    hanging provider within a minute of the session's start, its start-up included; a timed-out attempt
-    is retried only with what is left of the 45 s. Credentials and bad-request errors are never retried;
-    invalid output is re-asked up to ``reasks`` times. Cost comes from litellm's price map or from the given
-    per-token prices (both needed); when neither knows the price the cost is ``None``, never a made-up zero.
+    times with backoff (honouring ``retry-after``), all within ``budget_s`` seconds per call, each HTTP
+    attempt within ``timeout_s``, and within the run's time budget (``call_deadline``). Not given, they
+    come from the run's settings (``call_timeouts``: ``--artemis-model-timeout``, per role
+    ``--artemis-<role>-model-timeout``, ``--artemis-model-attempt-timeout``), else 45 s per call and an
+    attempt of the call less 5 s (40 s): a hanging provider is given up on within a minute of the
+    session's start, its start-up included. Credentials and bad-request errors are never retried; invalid
+    output is re-asked up to ``reasks`` times. ``openai/…`` with ``api_base`` and no key anywhere (a local
+    server) sends a placeholder, as the OpenAI client needs one. Cost comes from litellm's price map or from
+    the given per-token prices (both needed); when neither knows the price the cost is ``None``, never a
+    made-up zero.
     """
 
     def __init__(
@@ -83,8 +110,8 @@ class LiteLLMModel:
         api_base: str | None = None,
         api_key: str | None = None,
         max_retries: int = 2,
-        timeout_s: float = 40,
-        budget_s: float = 45,
+        timeout_s: float | None = None,
+        budget_s: float | None = None,
         stream: bool = False,
         reasks: int = 1,
         input_cost_per_token: float | None = None,
@@ -128,11 +155,11 @@ class LiteLLMModel:
             )
         litellm = _litellm()
         facts = CallFacts(role=role, model=self.name, stream=self.stream, cost_usd=0.0)
-        left = seconds_left()
-        deadline = time.monotonic() + (self.budget_s if left is None else max(0.0, min(self.budget_s, left)))
+        limits = self._limits(role, seconds_left())
+        deadline = time.monotonic() + limits.within_s
 
         async def attempt(history: Sequence[ChatMessage], reask: int) -> RawOutput:
-            return await self._with_retries(litellm, history, schema, facts, deadline)
+            return await self._with_retries(litellm, history, schema, facts, deadline, limits)
 
         return await logged_call(
             facts, calls, lambda: ask_until_valid(attempt, messages, schema, reasks=self.reasks, facts=facts)
@@ -145,6 +172,7 @@ class LiteLLMModel:
         schema: type[BaseModel],
         facts: CallFacts,
         deadline: float,
+        limits: _Limits,
     ) -> RawOutput:
         """One request, retried on transient provider errors while retries and budget remain."""
         import openai  # litellm's own dependency; its error classes are the base of litellm's
@@ -153,17 +181,20 @@ class LiteLLMModel:
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise self._timed_out(facts)
+                raise self._timed_out(facts, limits)
             try:
                 async with asyncio.timeout(remaining):
-                    raw, spent = await self._exchange(litellm, kwargs, min(self.timeout_s, remaining))
+                    raw, spent = await self._exchange(litellm, kwargs, min(limits.attempt_s, remaining))
             except TimeoutError:
-                raise self._timed_out(facts) from None
+                raise self._timed_out(facts, limits) from None
             except openai.APIError as error:
                 failure = map_provider_error(error, model=self.name, role=facts.role, retries=facts.retries,
                                              secrets=(self._api_key,) if self._api_key else ())
                 delay = retry_delay(error, facts.retries)
-                if delay is None or facts.retries >= self.max_retries or delay >= deadline - time.monotonic():
+                out_of_time = delay is not None and delay >= deadline - time.monotonic()
+                if delay is None or facts.retries >= self.max_retries or out_of_time:
+                    if isinstance(failure, ModelTimeout):  # retries ran out with time left: the attempt's
+                        raise self._timed_out(facts, limits, attempt=not out_of_time) from None
                     raise failure from None  # the provider's text may echo request content: not chained
                 facts.retries += 1
                 await asyncio.sleep(delay)
@@ -172,20 +203,49 @@ class LiteLLMModel:
             facts.http_status = 200
             return raw
 
-    def _timed_out(self, facts: CallFacts) -> ModelTimeout:
-        left = seconds_left()
-        bound = "the run's time budget" if left is not None and left < self.budget_s else \
-            f"the call budget of {self.budget_s:g}s"
+    def _limits(self, role: Role, run_left: float | None) -> _Limits:
+        """This call's timeouts, and the setting that gives each: the constructor's, else the run's
+        (``call_timeouts``), else the defaults; ``run_left``: seconds left of the run's time budget."""
+        run = run_timeouts()
+        if self.budget_s is not None:
+            call_s, call_from = self.budget_s, "LiteLLMModel(budget_s=…)"
+        elif run is not None:
+            flag = f"--artemis-{role}-model-timeout" if role in run.roles else "--artemis-model-timeout"
+            call_s, call_from = run.call(role), flag
+        else:
+            call_s, call_from = ModelTimeouts().call_s, "LiteLLMModel(budget_s=…) or --artemis-model-timeout"
+        if self.timeout_s is not None:
+            attempt_s, attempt_from = min(self.timeout_s, call_s), "LiteLLMModel(timeout_s=…)"
+        elif run is not None and run.attempt_s is not None:
+            attempt_s, attempt_from = min(run.attempt_s, call_s), "--artemis-model-attempt-timeout"
+        else:
+            attempt_s, attempt_from = default_attempt_s(call_s), call_from
+        return _Limits(call_s, attempt_s, call_from, attempt_from, run_left)
+
+    def _timed_out(self, facts: CallFacts, limits: _Limits, *, attempt: bool = False) -> ModelTimeout:
+        """The timeout, naming the limit that ended the call and the setting that raises it."""
+        retries = f", after {facts.retries} retries"
+        if not attempt and limits.run_bound:
+            said, fix = "the run's time budget", "raise --artemis-time-budget (or pytest-timeout's timeout)"
+        elif attempt and limits.attempt_s < limits.call_s:
+            said = f"an attempt's {limits.attempt_s:g}s, within the call timeout of {limits.call_s:g}s"
+            both = limits.attempt_from == limits.call_from
+            fix = f"raise {limits.attempt_from}" + (" (it sets both)" if both else f" or {limits.call_from}")
+        else:
+            said, fix = f"the {facts.role} call timeout of {limits.call_s:g}s", f"raise {limits.call_from}"
         return ModelTimeout(
-            f"{facts.role} model {self.name!r}: timeout (no answer within {bound}, after {facts.retries} "
-            f"retries) — {ModelTimeout.fix}",
+            f"{facts.role} model {self.name!r}: timeout (no answer within {said}{retries}) — the provider is "
+            f"hanging, or the model is slower than that (a reasoning model, a local model on CPU): {fix}",
             status="timeout",
         )
 
     def _request(self, history: Sequence[ChatMessage], schema: type[BaseModel]) -> dict[str, object]:
         kwargs: dict[str, object] = {
             "model": self.name,
-            "messages": [_wire(message) for message in history],
+            # The system prompt is the stable prefix of every request of a role (the schema goes with it):
+            # a provider that caches only marked prefixes gets the mark there.
+            "messages": [_wire(message, cache=message.role == "system" and _marks_cache(self.name))
+                         for message in history],
             "response_format": {
                 "type": "json_schema",
                 "json_schema": {
@@ -204,6 +264,8 @@ class LiteLLMModel:
             kwargs["api_base"] = self.api_base
         if self._api_key is not None:
             kwargs["api_key"] = self._api_key
+        elif _keyless(self.name, self.api_base):
+            kwargs["api_key"] = NO_KEY
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
         return kwargs
@@ -297,6 +359,16 @@ class _ReceivedFinish:
             self.seen, self.reason = True, reason if isinstance(reason, str) else None
 
 
+NO_KEY = "no-key"
+"""What ``Authorization: Bearer`` carries to an OpenAI-compatible server given no key at all: the OpenAI
+client refuses to send a request without one, and a local server checks none."""
+
+
+def _keyless(model: str, api_base: str | None) -> bool:
+    """An ``openai/…`` model on a server of the user's own (``api_base``) with no key in the environment."""
+    return api_base is not None and model.startswith("openai/") and not os.environ.get("OPENAI_API_KEY")
+
+
 def _add_spent(facts: CallFacts, spent: _Spent) -> None:
     facts.prompt_tokens += spent.prompt_tokens
     facts.completion_tokens += spent.completion_tokens
@@ -304,11 +376,27 @@ def _add_spent(facts: CallFacts, spent: _Spent) -> None:
         facts.cost_usd = None if spent.cost_usd is None else facts.cost_usd + spent.cost_usd
 
 
-def _wire(message: ChatMessage) -> dict[str, object]:
-    """An OpenAI-style message; images become ``image_url`` parts with ``data:`` URLs."""
-    if not message.images:
+_CACHE_MARK = {"type": "ephemeral"}
+_VIA = frozenset({"bedrock", "vertex_ai", "vertex_ai_beta", "openrouter"})
+
+
+def _marks_cache(model: str) -> bool:
+    """Whether the provider caches a prompt prefix only up to a ``cache_control`` mark: Anthropic's models,
+    directly or through Bedrock, Vertex AI or OpenRouter. OpenAI (and what speaks its API) caches a long
+    enough stable prefix by itself, and a local server may refuse parts it does not know."""
+    provider, _, rest = model.partition("/")
+    return provider == "anthropic" or (provider in _VIA and ("claude" in rest or "anthropic" in rest))
+
+
+def _wire(message: ChatMessage, *, cache: bool = False) -> dict[str, object]:
+    """An OpenAI-style message; images become ``image_url`` parts with ``data:`` URLs; ``cache``: its text
+    carries the ``cache_control`` mark (the prompt up to it may be served from the provider's cache)."""
+    if not message.images and not cache:
         return {"role": message.role, "content": message.text}
-    parts: list[dict[str, object]] = [{"type": "text", "text": message.text}]
+    text: dict[str, object] = {"type": "text", "text": message.text}
+    if cache:
+        text["cache_control"] = dict(_CACHE_MARK)
+    parts: list[dict[str, object]] = [text]
     parts += [{"type": "image_url", "image_url": {"url": image.data_url()}} for image in message.images]
     return {"role": message.role, "content": parts}
 

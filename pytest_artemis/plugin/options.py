@@ -83,6 +83,18 @@ OPTIONS: tuple[OptionDef, ...] = (
               default=120.0),
     OptionDef("time_budget", "Wall-clock seconds per run; the run ends BLOCKED (time budget) cleanly. "
               "With pytest-timeout the tighter of the two applies.", kind="float"),
+    OptionDef("model_timeout", "Seconds one model call may take, its retries included, in every role. "
+              "Raise it for a slow model (a reasoning model, a local model on CPU); a checker call is also "
+              "bounded by --artemis-check-timeout.", kind="float", default=45.0),
+    OptionDef("planner_model_timeout", "Seconds one planner call may take (overrides "
+              "--artemis-model-timeout).", kind="float"),
+    OptionDef("operator_model_timeout", "Seconds one operator call may take (overrides "
+              "--artemis-model-timeout).", kind="float"),
+    OptionDef("checker_model_timeout", "Seconds one checker call may take (overrides "
+              "--artemis-model-timeout).", kind="float"),
+    OptionDef("model_attempt_timeout", "Seconds one HTTP request to the model may take; a request that "
+              "times out is retried with what is left of the call's timeout. Unset: the call's timeout less "
+              "5 s, at least half of it (40 s of 45 s).", kind="float"),
     OptionDef("sim_seed", "Seed of the simulated phone(s) started for `sim`/`sim:N`.", kind="int",
               default=0),
     OptionDef("replay", "Replay recorded operator decisions and plans while the screen matches the "
@@ -143,6 +155,11 @@ class ArtemisOptions:
     check_timeout: float
     settle_timeout: float
     time_budget: float | None
+    model_timeout: float
+    planner_model_timeout: float | None
+    operator_model_timeout: float | None
+    checker_model_timeout: float | None
+    model_attempt_timeout: float | None
     sim_seed: int
     replay: Literal["off", "auto", "only", "record"]
     recordings: Path
@@ -251,11 +268,16 @@ _AT_LEAST = {"max_steps": 1, "checkpoint_max_repairs": 0, "final_check_max_attem
              "image_max_side": 64, "checker_max_iterations": 1}
 
 
+TIMEOUTS = ("model_timeout", "planner_model_timeout", "operator_model_timeout", "checker_model_timeout",
+            "model_attempt_timeout")
+"""The model-call timeout options (and run settings of the same names)."""
+
+
 def _check_values(values: Mapping[str, OptionValue]) -> None:
     for name, least in _AT_LEAST.items():
         if int(values[name] or 0) < least:
             raise pytest.UsageError(f"--artemis-{name.replace('_', '-')} must be at least {least}")
-    for name in ("check_timeout", "settle_timeout", "time_budget"):
+    for name in ("check_timeout", "settle_timeout", "time_budget", *TIMEOUTS):
         value = values[name]
         if value is not None and float(value) <= 0:
             raise pytest.UsageError(f"--artemis-{name.replace('_', '-')} must be positive")

@@ -16,6 +16,7 @@ from .options import ArtemisOptions
 if TYPE_CHECKING:
     from _pytest.mark.structures import Mark
 
+    from pytest_artemis.contracts import ModelTimeouts, Role
     from pytest_artemis.engine.config import RunConfig
 
 
@@ -44,6 +45,16 @@ class RunSettings(Contract):
     """Seconds the exit barrier waits for running checks."""
     time_budget: float | None = Field(default=None, gt=0)
     """Wall-clock seconds per run (None: no budget beyond pytest-timeout's)."""
+    model_timeout: float = Field(default=45.0, gt=0)
+    """Seconds one model call may take, its retries included, in every role."""
+    planner_model_timeout: float | None = Field(default=None, gt=0)
+    """Seconds one planner call may take (None: `model_timeout`)."""
+    operator_model_timeout: float | None = Field(default=None, gt=0)
+    """Seconds one operator call may take (None: `model_timeout`)."""
+    checker_model_timeout: float | None = Field(default=None, gt=0)
+    """Seconds one checker call may take (None: `model_timeout`)."""
+    model_attempt_timeout: float | None = Field(default=None, gt=0)
+    """Seconds one HTTP request to the model may take (None: the call's timeout less 5 s, at least half)."""
     checkpoint_max_repairs: int = Field(default=2, ge=0)
     """Send-backs per failed `verify` checkpoint."""
     final_check_max_attempts: int = Field(default=3, ge=1)
@@ -90,8 +101,19 @@ class RunSettings(Contract):
             same_finding_limit=self.same_finding_limit, no_effect_limit=self.no_effect_limit,
             history_window=self.history_window, image_max_side=self.image_max_side,
             checker_probes=self.checker_probes, checker_max_iterations=self.checker_max_iterations,
-            deadline=deadline,
+            model_timeouts=self.model_timeouts(), deadline=deadline,
         )
+
+    def model_timeouts(self) -> ModelTimeouts:
+        """The model-call timeouts of the run, per role."""
+        from pytest_artemis.contracts import ModelTimeouts
+
+        own: dict[Role, float | None] = {
+            "planner": self.planner_model_timeout, "operator": self.operator_model_timeout,
+            "checker": self.checker_model_timeout,
+        }
+        return ModelTimeouts(call_s=self.model_timeout, attempt_s=self.model_attempt_timeout,
+                             roles={role: s for role, s in own.items() if s is not None})
 
 
 _NEGATED = {"midway_checks": "no_midway_checks", "final_check": "no_final_check",

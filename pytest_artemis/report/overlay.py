@@ -246,5 +246,7 @@ def describe(action: Action) -> str:
             return f"launch {action.package}" + (f"/{action.activity}" if action.activity else "")
         case "wait":
             return f"wait {action.ms} ms"
+        case "give_up":
+            return f"give up: {action.reason}"
         case _:
             return "finish" + (f": {action.summary}" if action.summary else "")

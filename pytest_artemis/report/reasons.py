@@ -118,8 +118,21 @@ def _last_finding(record: RunRecord, text: str) -> tuple[str, int | None, int | 
     return "", None, None
 
 
+def _gave_up(record: RunRecord) -> Ground | None:
+    """The operator's report that the goal cannot be reached, from the step that gave up."""
+    for step in reversed(record.steps):
+        for result in step.results:
+            if result.action.kind == "give_up":
+                return Ground("the operator gave up", result.action.reason, step=step.step)
+    return None
+
+
 def _blocked(record: RunRecord, outcome: RunOutcome) -> Reason:
     unmet = list(outcome.task.unmet) or [i.text for i in outcome.tests.with_status("failed")]
+    gave_up = _gave_up(record)
+    if gave_up is not None:  # its reason first: the criteria are unmet because the goal cannot be reached
+        grounds = [gave_up, *(Ground("unmet criterion", t, *_last_finding(record, t)) for t in unmet)]
+        return Reason(f"blocked: {outcome.task.reason or outcome.stop_reason}", tuple(grounds))
     grounds = []
     for text in unmet:
         finding, n, step = _last_finding(record, text)

@@ -201,13 +201,13 @@ def _input(ctx: Ctx, args: list[str]) -> int:
         elif cmd == "text" and rest:
             p.text(_unescape_text(" ".join(rest)))
         elif cmd in ("keyevent", "press") and (rest or cmd == "press"):
-            codes = [a for a in rest if not a.startswith("--")] or ["DPAD_CENTER"]
-            for token in codes:
-                code = parse_keycode(token)
-                if code is None:
-                    ctx.err(f"Error: Unknown keycode: {token}\n")
-                    return 1
-                p.key(code)
+            tokens = [a for a in rest if not a.startswith("--")] or ["DPAD_CENTER"]
+            codes = [parse_keycode(token) for token in tokens]
+            unknown = next((t for t, c in zip(tokens, codes, strict=True) if c is None), None)
+            if unknown is not None:
+                ctx.err(f"Error: Unknown keycode: {unknown}\n")
+                return 1
+            p.key(*(c for c in codes if c is not None))
         else:
             ctx.err(f"Error: Invalid arguments for command: {cmd}\n")
             return 1

@@ -223,7 +223,8 @@ class SimPhone:
         self.changed()
 
     def focus(self, page: Page, key: str, select_all: bool = True) -> None:
-        """Focus a text field; ``select_all`` makes the next typing replace it."""
+        """Focus a text field, its cursor at the end of its text; ``select_all``: the field replaces its
+        prefilled value with the first key typed or deleted (until MOVE_END moves the cursor)."""
         self._focus = (id(page), key)
         self._select_all = select_all
         self.changed()
@@ -300,10 +301,11 @@ class SimPhone:
             self._type(text)
             self._after_input(min(2000, max(200, TEXT_MS_PER_CHAR * len(text))))
 
-    def key(self, code: int) -> None:
-        """``input keyevent`` with a numeric key code."""
+    def key(self, *codes: int) -> None:
+        """``input keyevent`` with numeric key codes: one command, however many keys it presses."""
         with self.lock:
-            self._key(code)
+            for code in codes:
+                self._key(code)
             self._after_input(KEY_MS)
 
     def _key(self, code: int) -> None:
@@ -325,6 +327,9 @@ class SimPhone:
             if self.fg and not self.overview and not self.dialog_pkg:
                 APPS[self.fg].on_enter(self, self.tasks[self.fg][-1])
                 self.changed()
+        elif code == KEYCODES["MOVE_END"]:
+            # The cursor goes to the end of the text: a prefilled value is no longer replaced by typing.
+            self._select_all = False
         elif code == KEYCODES["DEL"]:
             field = self._field()
             if field:

@@ -25,6 +25,7 @@ from pytest_artemis.contracts import (
     Action,
     EvidenceScreen,
     Finish,
+    GiveUp,
     Key,
     Launch,
     LongPress,
@@ -40,7 +41,7 @@ from pytest_artemis.models.scripted import ScriptedModel, ScriptedReply, Scripte
 
 from .agent import ScriptedOperator, scripted_agent
 from .checker import HonestChecker, OnScreen, citations_for, on_screen
-from .steps import Step, back, finish, home, launch, long_press, press, tap, type_text, wait
+from .steps import Step, back, finish, give_up, home, launch, long_press, press, tap, type_text, wait
 
 __all__ = [
     "Action",
@@ -48,6 +49,7 @@ __all__ = [
     "CitationClaim",
     "EvidenceScreen",
     "Finish",
+    "GiveUp",
     "HonestChecker",
     "Key",
     "Launch",
@@ -74,6 +76,7 @@ __all__ = [
     "block_model_requests",
     "citations_for",
     "finish",
+    "give_up",
     "home",
     "launch",
     "long_press",

@@ -8,6 +8,7 @@ from typing import Literal
 from pytest_artemis.contracts import (
     Action,
     Finish,
+    GiveUp,
     Key,
     Launch,
     LongPress,
@@ -73,16 +74,19 @@ class Step:
     operator marks it ``[x]`` in the plan, which is what starts its checks.
     """
 
-    kind: Literal["tap", "long_press", "type", "press", "launch", "wait", "finish"]
+    kind: Literal["tap", "long_press", "type", "press", "launch", "wait", "finish", "give_up"]
     target: Target | None = None
     text: str = ""
     done: str | None = None
+    clear: bool = False
+    """For ``type``: empty the field before typing."""
 
     def __str__(self) -> str:
         if self.kind in ("tap", "long_press"):
             return f"{self.kind}({self.target})"
         if self.kind == "type":
-            return f"type_text({self.text!r}{f', into={self.target}' if self.target else ''})"
+            into = f", into={self.target}" if self.target else ""
+            return f"type_text({self.text!r}{into}{', clear=True' if self.clear else ''})"
         return f"{self.kind}({self.text!r})" if self.text else f"{self.kind}()"
 
     def resolve(self, screen: ScreenView) -> list[Action] | str:
@@ -97,13 +101,15 @@ class Step:
         if self.kind == "long_press":
             return [LongPress(element=element.index)] if element else []
         if self.kind == "type":
-            return [TypeText(text=self.text, element=element.index if element else None)]
+            return [TypeText(text=self.text, element=element.index if element else None, clear=self.clear)]
         if self.kind == "press":
             return [Key(key=self.text)]  # type: ignore[arg-type]
         if self.kind == "launch":
             return [Launch(package=self.text)]
         if self.kind == "wait":
             return [Wait(ms=int(self.text))]
+        if self.kind == "give_up":
+            return [GiveUp(reason=self.text)]
         return [Finish(summary=self.text)]
 
 
@@ -130,13 +136,14 @@ def long_press(label: str | None = None, *, resource_id: str | None = None, cont
     return Step("long_press", Target(label, resource_id, content_desc), done=done)
 
 
-def type_text(text: str, *, into: str | None = None, resource_id: str | None = None,
+def type_text(text: str, *, into: str | None = None, resource_id: str | None = None, clear: bool = False,
               done: str | None = None) -> Step:
-    """Type ``text``: into the field with this label or resource id (tapped first), else the focused one."""
+    """Type ``text``: into the field with this label or resource id (tapped first), else the focused one.
+    Typing appends to what the field holds (Android's ``input text``); ``clear=True`` empties it first."""
     if not text:
         raise TypeError("type_text() needs a non-empty text")
     target = Target(into, resource_id) if into is not None or resource_id is not None else None
-    return Step("type", target, text=text, done=done)
+    return Step("type", target, text=text, done=done, clear=clear)
 
 
 def press(key: KeyName, *, done: str | None = None) -> Step:
@@ -168,3 +175,8 @@ def wait(ms: int = 1000, *, done: str | None = None) -> Step:
 def finish(summary: str = "") -> Step:
     """Claim the goal is reached (every subgoal still open is marked done): a claim the checks judge."""
     return Step("finish", text=summary)
+
+
+def give_up(reason: str) -> Step:
+    """Report that the goal cannot be reached on this device: the run ends BLOCKED with ``reason``."""
+    return Step("give_up", text=GiveUp(reason=reason).reason)

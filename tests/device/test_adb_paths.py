@@ -127,3 +127,13 @@ def test_a_step_asks_the_server_for_nothing_but_its_four_services(server, device
     assert transports == [f"host:transport:{device.serial}"] * 4  # no host:version, one connection each
     assert sorted(s.split(" ", 1)[0] for s in services) == [
         "exec:input", "exec:rm", "exec:screencap", "exec:screencap"]  # no dumpsys, no sync pull
+
+
+def test_the_adb_cli_clears_a_field_with_one_multi_key_keyevent(device: AdbDevice, adb_cli) -> None:
+    device.launch("com.android.contacts", ".activities.ContactEditorActivity")
+    first = next(e for e in device.hierarchy().elements if e.text == "First name")
+    device.tap(*first.center)
+    device.type_text("Ada")
+    out = adb_cli("shell", "input", "keyevent", "KEYCODE_MOVE_END", "KEYCODE_DEL", "KEYCODE_DEL")
+    assert out.returncode == 0, out.stderr
+    assert next(e for e in device.hierarchy().elements if e.resource_id == first.resource_id).text == "A"

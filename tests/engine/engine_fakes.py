@@ -93,6 +93,9 @@ class FakePhone:
     def type_text(self, text: str) -> None:
         """No text fields on this screen."""
 
+    def clear_text(self, chars: int) -> None:
+        """No text fields on this screen."""
+
     def key(self, name: str) -> None:
         """Keys change nothing here."""
 

@@ -31,6 +31,16 @@ def test_precedence_cli_then_env_then_ini_then_default():
     assert opts.artifacts == Path(".artemis") and opts.unchecked == "xfail"
 
 
+def test_model_timeouts_resolve_per_role_cli_then_env_then_ini():
+    opts = resolved(cli={"artemis_checker_model_timeout": "900"},
+                    env={"ARTEMIS_MODEL_TIMEOUT": "300", "ARTEMIS_CHECKER_MODEL_TIMEOUT": "600"},
+                    ini={"artemis_model_timeout": "120", "artemis_model_attempt_timeout": "100"})
+    assert (opts.model_timeout, opts.sources["model_timeout"]) == (300.0, "env")
+    assert (opts.checker_model_timeout, opts.sources["checker_model_timeout"]) == (900.0, "cli")
+    assert (opts.model_attempt_timeout, opts.sources["model_attempt_timeout"]) == (100.0, "ini")
+    assert opts.operator_model_timeout is None and resolved().model_timeout == 45.0
+
+
 def test_flags_from_env_and_ini():
     opts = resolved(env={"ARTEMIS_NO_MIDWAY_CHECKS": "true"}, ini={"artemis_no_final_check": "1"})
     assert opts.no_midway_checks is True and opts.no_final_check is True
@@ -40,6 +50,9 @@ def test_flags_from_env_and_ini():
     ({"ARTEMIS_MAX_STEPS": "many"}, "environment ARTEMIS_MAX_STEPS: 'many' is not a valid int"),
     ({"ARTEMIS_UNCHECKED": "ignore"}, "'ignore' is not one of xfail, skip, fail"),
     ({"ARTEMIS_TIME_BUDGET": "-1"}, "--artemis-time-budget must be positive"),
+    ({"ARTEMIS_MODEL_TIMEOUT": "0"}, "--artemis-model-timeout must be positive"),
+    ({"ARTEMIS_OPERATOR_MODEL_TIMEOUT": "slow"},
+     "'slow' is not a valid float for --artemis-operator-model-timeout"),
     ({"ARTEMIS_MAX_STEPS": "0"}, "--artemis-max-steps must be at least 1"),
 ])
 def test_invalid_values_are_usage_errors_naming_their_origin(env, message):

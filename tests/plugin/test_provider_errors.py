@@ -60,7 +60,7 @@ def _run(project, server, *args):
 
 def test_a_missing_api_key_is_a_credentials_error_in_the_providers_words_and_stops_the_session(
         project, server):
-    result, cases = _run(project, server)
+    result, cases = run_junit(project, "--artemis-device=sim", "--artemis-model=openai/test-model")
     assert_words(result, errors=2)
     first, second = cases["test_first"], cases["test_second"]
     assert "ModelCredentialsError" in first.message and "credentials" in first.message
@@ -116,11 +116,32 @@ def test_a_hanging_provider_is_given_up_on_within_the_run_budget(project, server
     assert duration < 15  # bounded by the 2 s budget (plus the setup), not by the 30 s hang
 
 
+def test_a_local_server_without_a_key_is_called_without_one(project, server):
+    server.script(error(404, "The model `test-model` does not exist", code="model_not_found"))
+    result, cases = _run(project, server, "-k", "first")
+    assert "ModelNotFound" in cases["test_first"].message  # the server answered: no credentials error
+    assert len(server.requests) == 1 and server.request_headers[0].get("authorization") == "Bearer no-key"
+
+
+def test_a_slow_model_times_out_naming_the_option_that_gives_it_more_time(project, server):
+    server.script(Reply(content="{}", delay_s=30))
+    result, cases = _run(project, server, "--artemis-api-key=sk-test-0123456789",
+                         "--artemis-model-timeout=1.5", "-k", "first")
+    assert_words(result, errors=1, deselected=1)
+    message = cases["test_first"].message
+    assert "ModelTimeout" in message and "no answer within the planner call timeout of 1.5s" in message
+    assert "raise --artemis-model-timeout" in message and "--artemis-time-budget" not in message
+    duration = float(next(ET.parse(project.path / "junit.xml").getroot().iter("testcase")).get("time"))
+    assert duration < 15  # bounded by the 1.5 s call timeout, not by the 30 s hang
+
+
 def test_the_default_call_limits_give_up_within_a_minute():
+    from pytest_artemis.contracts import ModelTimeouts
     from pytest_artemis.models import LiteLLMModel
 
     model = LiteLLMModel("openai/any")
-    assert model.timeout_s <= model.budget_s <= 60
+    assert model.timeout_s is None and model.budget_s is None  # the run's settings, else these:
+    assert ModelTimeouts().attempt("operator") <= ModelTimeouts().call("operator") <= 60
 
 
 @pytest.mark.slow

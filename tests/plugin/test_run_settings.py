@@ -8,18 +8,30 @@ from plugin_helpers import assert_words, run_junit
 from pytest_artemis import RunSettings
 from pytest_artemis.contracts import UsageError
 from pytest_artemis.engine.config import RunConfig
-from pytest_artemis.plugin.options import OPTIONS
+from pytest_artemis.plugin.options import OPTIONS, TIMEOUTS
 from pytest_artemis.plugin.settings import SETTING_NAMES, layer
 from pytest_artemis.store import read_run
 
 
 def test_every_engine_setting_is_reachable_from_pytest():
     """Each RunConfig knob (but the deadline, computed per run) has a setting, and each setting an option."""
-    engine = {name.removesuffix("_s") for name in RunConfig.model_fields} - {"deadline"}
+    engine = {name.removesuffix("_s") for name in RunConfig.model_fields} - {"deadline", "model_timeouts"}
     assert engine <= set(SETTING_NAMES)
+    assert set(TIMEOUTS) <= set(SETTING_NAMES)  # model_timeouts: the call timeouts, per role, and the attempt
     flags = {opt.name for opt in OPTIONS}
     for name in SETTING_NAMES:
         assert name in flags or f"no_{name}" in flags, name
+
+
+def test_model_timeouts_reach_the_engine_per_role():
+    config = RunSettings().replace(model_timeout=300, checker_model_timeout=900).run_config(deadline=None)
+    timeouts = config.model_timeouts
+    assert (timeouts.call("planner"), timeouts.call("operator"), timeouts.call("checker")) == (300, 300, 900)
+    assert (timeouts.attempt("operator"), timeouts.attempt("checker")) == (295, 895)  # the call less 5 s
+    default = RunSettings().run_config(deadline=None).model_timeouts
+    assert (default.call("operator"), default.attempt("operator")) == (45, 40)
+    capped = RunSettings().replace(model_attempt_timeout=60, model_timeout=30).model_timeouts()
+    assert capped.attempt("operator") == 30  # never more than the call
 
 
 def test_settings_reach_the_engine_unchanged():

@@ -16,12 +16,14 @@ from pytest_artemis.contracts import (
     Citation,
     EvidenceScreen,
     Finish,
+    GiveUp,
     InfraFailure,
     ItemSummary,
     Key,
     Launch,
     LongPress,
     ModelCallRecord,
+    ModelTimeouts,
     Point,
     ProbeCheck,
     ProbeResult,
@@ -62,10 +64,12 @@ ACTIONS = (
     Swipe(x1=540, y1=1800, x2=540, y2=400, duration_ms=250),
     Scroll(direction="down"),
     TypeText(text='Wake up ☀ "now"\n', element=2),
+    TypeText(text="06", clear=True),
     Key(key="BACK"),
     Launch(package="com.google.android.deskclock", activity=".DeskClock"),
     Wait(ms=1500),
     Finish(summary="Alarm created for 7:30 AM"),
+    GiveUp(reason="no Clock app on this device"),
 )
 ELEMENT = UIElement(
     index=4,
@@ -129,16 +133,18 @@ USAGE = Usage(
 
 INSTANCES = [
     *ACTIONS,
+    ModelTimeouts(call_s=600, attempt_s=300, roles={"checker": 900}),
     ActionResult(action=Tap(element=3), ok=True, detail="tap 540,300 on 'Add alarm'"),
     ActionResult(
-        action=TypeText(text="07", element=2),
+        action=TypeText(text="07", element=2, clear=True),
         ok=True,
-        detail="typed 2 chars into 540,300 on [2] 'Hour'",
+        detail="cleared 1 chars, typed 2 chars into 540,300 on [2] 'Hour'",
         at=Point(x=540, y=300),
         element=ResolvedElement(
             index=2, label="Hour", bounds=Bounds(left=400, top=250, right=680, bottom=350)
         ),
         typed="07",
+        cleared=1,
     ),
     ActionResult(action=Scroll(direction="down"), ok=True, at=Point(x=540, y=1680), to=Point(x=540, y=720)),
     Point(x=0, y=0),

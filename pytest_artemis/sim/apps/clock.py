@@ -2,8 +2,10 @@
 time picker (hour and minute fields, AM/PM buttons, OK/Cancel).
 
 To set 7:30 AM: tap "Add alarm", tap the hour field, ``input text 7``, tap the
-minute field, ``input text 30``, tap "AM", tap "OK".  Focusing a field selects
-its content, so typing replaces the prefilled value, as in the Material picker.
+minute field, ``input text 30``, tap "AM", tap "OK".  A focused hour or minute
+field replaces its prefilled value with the first key typed or deleted, as the
+Material picker clears its prefilled text (``clearPrefilledText``); after
+``KEYCODE_MOVE_END`` typing appends, as in any field.
 """
 
 from __future__ import annotations
