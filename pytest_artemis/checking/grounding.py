@@ -44,8 +44,9 @@ class Window:
 
 
 def first_acted(steps: Sequence[StepRecord]) -> int | None:
-    """The first step that ran any action besides claiming ``finish``."""
-    return next((s.step for s in steps if any(r.ok and r.action.kind != "finish" for r in s.results)), None)
+    """The first step that ran any action besides claiming ``finish`` or giving up."""
+    return next((s.step for s in steps if any(r.ok and r.action.kind not in ("finish", "give_up") for r in s.results)),
+                None)
 
 
 @dataclass(frozen=True)
