@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_artemis.plugin.junit_xml import read_properties
+from pytest_artemis.junit import read_properties
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)

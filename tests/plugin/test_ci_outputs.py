@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from plugin_helpers import ROWS_TESTS, assert_words, parse_junit, run_junit
 
+from pytest_artemis.junit import read_properties
 from pytest_artemis.plugin import _SUB_PLUGINS
-from pytest_artemis.plugin.junit_xml import read_properties
 
 XSD = Path(__file__).with_name("junit-10.xsd")
 TYPES = {"test_failed": ("failure", "artemis.assertion"), "test_blocked": ("error", "artemis.blocked"),
