@@ -17,8 +17,9 @@ def test_every_outcome_row_in_process(suite):
     # Each run's journal is where the artifacts property says, closed with the outcome it reports.
     record = read_run(cases["test_failed"].props["artemis.artifacts"])
     assert record.execution == "finished" and record.outcome.tests.failed == 1
-    # -v shows live progress: one line per step and per verdict.
-    result.stdout.fnmatch_lines(["*[[]artemis[]] step 1 (act): *", "*[[]artemis[]] PASSED verify 'PASS: *"])
+    # -v shows live progress: one line per step (the operator's decision, then what was done) and per verdict.
+    result.stdout.fnmatch_lines(["*[[]artemis[]] step 1 (act): 'doing it' -> waited 20 ms [[]ok[]]",
+                                 "*[[]artemis[]] PASSED verify 'PASS: *"])
     # ... and says when the run is waiting on its checker rather than acting.
     result.stdout.fnmatch_lines(["*[[]artemis[]] checking: final check #1: judging the goal and * item(s)*"])
     # Short summaries keep pytest's categories with our words.
