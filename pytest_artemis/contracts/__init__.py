@@ -52,6 +52,7 @@ if TYPE_CHECKING:
         TaskResult,
         TaskStatus,
         TestTally,
+        blocked_cause,
         outcome_word,
     )
     from .probe_check import ProbeCheck, ProbeParam, ProbeSpec
@@ -104,6 +105,7 @@ _LAZY: dict[str, str] = {
     "TaskResult": "outcome",
     "TaskStatus": "outcome",
     "TestTally": "outcome",
+    "blocked_cause": "outcome",
     "outcome_word": "outcome",
     "ProbeCheck": "probe_check",
     "ProbeParam": "probe_check",
@@ -171,6 +173,7 @@ __all__ = [
     "VerdictSource",
     "VerdictStatus",
     "Wait",
+    "blocked_cause",
     "outcome_word",
 ]
 

@@ -23,8 +23,8 @@ def test_every_outcome_row_in_process(suite):
     # ... and says when the run is waiting on its checker rather than acting.
     result.stdout.fnmatch_lines(["*[[]artemis[]] checking: final check #1: judging the goal and * item(s)*"])
     # Short summaries keep pytest's categories with our words.
-    result.stdout.fnmatch_lines_random(["BLOCKED test_rows.py::test_blocked - *",
-                                        "ERROR test_rows.py::test_error - *"])
+    result.stdout.fnmatch_lines_random(["BLOCKED test_rows.py::test_blocked*",
+                                        "ERROR test_rows.py::test_error*"])
 
 
 @pytest.mark.slow
@@ -143,7 +143,7 @@ def test_a_blocked_run_from_the_body_is_an_error_like_the_fixtures_run(suite):
     assert_words(result, errors=1, blocked=1)
     result.stdout.fnmatch_lines_random(["*test_body_blocked BLOCKED*", "*test_body_error ERROR*"])
     blocked, error = cases["test_body_blocked"], cases["test_body_error"]
-    assert blocked.result == "error" and "BLOCKED: task blocked" in blocked.message
+    assert blocked.result == "error" and "BLOCKED: " in blocked.message
     assert blocked.props["artemis.outcome"] == "BLOCKED"
     assert error.result == "error" and "infrastructure failure (model)" in error.message
     assert error.props["artemis.outcome"] == "ERROR"
