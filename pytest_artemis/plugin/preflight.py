@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import tempfile
 
 import pytest
@@ -81,14 +82,20 @@ def check_device(config: pytest.Config, options: ArtemisOptions) -> None:
         return
     host, port = parse_adb_server(options.adb_server)
     where = f"the adb server at {host}:{port}"
+    fix = ("start it with `adb start-server`, or point --artemis-adb-server=HOST:PORT at your farm's server "
+           "(or use --artemis-device=sim)")
+    try:
+        # A plain connection first: adbutils answers a refused one by running `adb start-server`, which
+        # would leave a daemon running after the session (and on 127.0.0.1:5037 even for a remote farm).
+        socket.create_connection((host, port), timeout=_ADB_TIMEOUT_S).close()
+    except OSError as exc:
+        raise pytest.UsageError(f"cannot reach {where} ({type(exc).__name__}: {exc}): {fix}") from None
     import adbutils
 
     try:
         attached = {d.serial: d.state for d in adbutils.AdbClient(host, port, _ADB_TIMEOUT_S).list()}
     except Exception as exc:  # noqa: BLE001 — adbutils raises assorted socket/protocol errors
-        raise pytest.UsageError(f"cannot reach {where} ({type(exc).__name__}: {exc}): start it with "
-                                "`adb start-server`, or point --artemis-adb-server=HOST:PORT at your farm's "
-                                "server (or use --artemis-device=sim)") from None
+        raise pytest.UsageError(f"cannot reach {where} ({type(exc).__name__}: {exc}): {fix}") from None
     for serial in serials:
         state = attached.get(serial)
         if state is None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import sys
 import xml.etree.ElementTree as ET
 
@@ -68,10 +70,21 @@ def test_a_serial_the_adb_server_does_not_have(project):
     assert "attached: emulator-5554 (device)" in line and "adb devices" in line
 
 
-def test_an_unreachable_adb_server(project, monkeypatch):
-    monkeypatch.setenv("ADBUTILS_ADB_PATH", "/bin/true")  # adbutils must not start a real server
-    line = usage_error(project, "--artemis-device=emulator-5554", "--artemis-adb-server=127.0.0.1:9")
-    assert "cannot reach the adb server at 127.0.0.1:9" in line and "adb start-server" in line
+@pytest.mark.parametrize("server", ["127.0.0.1:9", "127.0.0.1:5037"])
+def test_an_unreachable_adb_server_is_reported_and_no_adb_daemon_is_started(project, monkeypatch, server):
+    """adbutils runs `adb start-server` when a connection is refused (and leaves the daemon running): the
+    check looks first, so no adb binary is ever run by the plugin."""
+    if server.endswith(":5037"):
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", 5037), timeout=1):
+            pytest.skip("an adb server is running on this machine")
+    called = project.path / "adb-was-run"
+    adb = project.path / "fake-adb"
+    adb.write_text(f"#!/bin/sh\necho \"$@\" >> {called}\n")
+    adb.chmod(0o755)
+    monkeypatch.setenv("ADBUTILS_ADB_PATH", str(adb))
+    line = usage_error(project, "--artemis-device=emulator-5554", f"--artemis-adb-server={server}")
+    assert f"cannot reach the adb server at {server}" in line and "adb start-server" in line
+    assert not called.exists(), called.read_text()
 
 
 def test_an_artifacts_directory_that_cannot_be_written(project):
