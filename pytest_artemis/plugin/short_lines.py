@@ -8,11 +8,13 @@ Plain tests keep pytest's own lines, which are written first.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass, field
 
 import pytest
 from _pytest.compat import running_on_ci
+from _pytest.terminal import _get_node_id_with_markup
 
 from .junit import report_word_of
 
@@ -22,6 +24,7 @@ _CATEGORIES = (("failed", "fF", {"red": True}), ("error", "E", {"red": True}),
 _SHOWN_BY = {"f": "failed", "F": "failed", "E": "error", "x": "xfailed", "X": "xpassed", "s": "skipped",
              "S": "skipped", "p": "passed", "P": "passed"}
 _REASON_LINES = 3
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _ours(report: object) -> bool:
@@ -76,8 +79,9 @@ class ShortLines:
         word = report_word_of(report) or report.outcome.upper()
         if report.outcome == "failed" and report.when != "call" and word == "FAILED":
             word = "ERROR"
-        head = f"{word} {reporter.config.cwd_relative_nodeid(report.nodeid)}"  # type: ignore[arg-type]
-        coloured = reporter._tw.markup(word, bold=True, **markup) + head[len(word):]
+        node = _get_node_id_with_markup(reporter._tw, reporter.config, report)  # pytest's own, relative
+        coloured = f"{reporter._tw.markup(word, bold=True, **markup)} {node}"
+        head = _ANSI.sub("", coloured)
         message = _message(report)
         if not message:
             return [coloured]
