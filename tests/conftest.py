@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
+import pkgutil
 
 import pytest
 
-# The built-in predicates register when this module is imported: loaded here, before any in-process
-# pytester run, it is never unloaded between two runs in one test (the registry would be left empty).
-import pytest_artemis.probes  # noqa: F401
+import pytest_artemis
+
+
+def _load_the_package() -> None:
+    """pytester unloads the modules first imported inside an in-process run: a class cached by a module
+    that stays (a contract, a registered predicate) would then meet a re-imported twin in the next run.
+    Every module of the package is imported here, once, before the first run."""
+    for module in pkgutil.walk_packages(pytest_artemis.__path__, "pytest_artemis."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+
+
+_load_the_package()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -37,7 +37,7 @@ TESTING = [
     "scripted_agent", "tap", "type_text", "wait"
 ]
 #: The modules a user imports from; everything else is internal.
-PUBLIC_MODULES = {"pytest_artemis", "pytest_artemis.probes", "pytest_artemis.testing"}
+PUBLIC_MODULES = {"pytest_artemis", "pytest_artemis.junit", "pytest_artemis.probes", "pytest_artemis.testing"}
 
 
 def test_the_public_names_are_the_documented_ones():

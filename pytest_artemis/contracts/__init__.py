@@ -53,6 +53,7 @@ if TYPE_CHECKING:
         TaskResult,
         TaskStatus,
         TestTally,
+        blocked_cause,
         outcome_word,
     )
     from .probe_check import ProbeCheck, ProbeParam, ProbeSpec
@@ -107,6 +108,7 @@ _LAZY: dict[str, str] = {
     "TaskResult": "outcome",
     "TaskStatus": "outcome",
     "TestTally": "outcome",
+    "blocked_cause": "outcome",
     "outcome_word": "outcome",
     "ProbeCheck": "probe_check",
     "ProbeParam": "probe_check",
@@ -176,6 +178,7 @@ __all__ = [
     "VerdictSource",
     "VerdictStatus",
     "Wait",
+    "blocked_cause",
     "outcome_word",
 ]
 

@@ -106,3 +106,21 @@ def outcome_word(outcome: RunOutcome | None) -> OutcomeWord:
     if outcome.task.status != "completed":
         return "BLOCKED"
     return "PASSED"
+
+
+_STOPPED_BY = ("circuit breaker", "time budget", "assert failed")
+"""Stop reasons that are themselves the cause of a blocked run (a breaker, the time budget, a halt)."""
+
+
+def blocked_cause(outcome: RunOutcome, last_word: str) -> str:
+    """The real cause of a blocked run, for the first line of its message and banner: the breaker (or
+    budget) that stopped it, else the agent's last word (``last_word``: its last step's decision, which
+    says what it could not find), else the task's own reason."""
+    stop = outcome.stop_reason
+    if stop.startswith(_STOPPED_BY):
+        return stop
+    word = " ".join(last_word.split())
+    if word:
+        ended = f"{stop}, after {outcome.steps} steps" if stop else f"after {outcome.steps} steps"
+        return f"the agent's last word: {word!r} ({ended})"
+    return outcome.task.reason or stop or "the goal was not reached"

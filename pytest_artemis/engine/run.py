@@ -26,6 +26,7 @@ from pytest_artemis.contracts import (
     InfrastructureError,
     RunOutcome,
     TaskSpec,
+    UsageError,
 )
 from pytest_artemis.contracts.outcome import InfraKind
 from pytest_artemis.device import Device
@@ -136,7 +137,7 @@ async def run_task_async(
                     break
     except InfrastructureError as exc:
         execution, infra = "crashed", _infra(exc, exc.infra_kind)
-    except ReplayMismatch as exc:
+    except (ReplayMismatch, UsageError) as exc:  # e.g. the kill switch refused a real model request
         execution, infra = "crashed", _infra(exc, "usage")
     except ModelContextExceeded as exc:
         execution, infra = "crashed", _infra(exc, "model")

@@ -76,6 +76,12 @@ class _Limits:
         return self.call_s if self.run_left is None else max(0.0, min(self.call_s, self.run_left))
 
 
+def _blocked_by() -> str:
+    """What blocks real requests: the environment's kill switch or a ``block_model_requests()`` block."""
+    env = os.environ.get("ARTEMIS_ALLOW_MODEL_REQUESTS", "1").strip()
+    return f"ARTEMIS_ALLOW_MODEL_REQUESTS={env}" if _block_depth == 0 else "block_model_requests()"
+
+
 @dataclass
 class _Spent:
     """Usage of one HTTP exchange that reached the model."""
@@ -151,7 +157,8 @@ class LiteLLMModel:
         """Ask the provider; see ``Model.complete``. ``context`` is not sent (the messages carry it)."""
         if not model_requests_allowed():
             raise ModelRequestsBlocked(
-                f"real model requests are blocked; refused a {role} call to {self.name!r}"
+                f"real model requests are blocked ({_blocked_by()}): refused a {role} call to {self.name!r}; "
+                "a plumbing test uses a scripted artemis_model (pytest_artemis.testing)"
             )
         litellm = _litellm()
         facts = CallFacts(role=role, model=self.name, stream=self.stream, cost_usd=0.0)

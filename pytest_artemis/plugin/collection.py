@@ -104,8 +104,18 @@ def _check_probe(config: pytest.Config, label: str, text: str, probe: object) ->
     rule(label, text, probe)
 
 
+_OURS = frozenset(MARKER_NAMES)
+
+
 def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | pytest.Collector:
     names = {mark.name for node in item.listchain() for mark in node.own_markers}
+    if "artemis" in getattr(item, "fixturenames", ()) and not names <= _OURS:
+        from .marker_typos import misspelt
+
+        problem = misspelt(item.config, names)
+        if problem is not None:
+            return InvalidMarkers.from_parent(collector, name=item.name,
+                                              message=f"artemis marker error: {item.nodeid}: {problem}")
     if names.isdisjoint(MARKER_NAMES):
         # No artemis marker (at most the `artemis` fixture, whose spec is then None): nothing to validate,
         # so plain tests and marker-less artemis tests never load the spec layer or the settings model.

@@ -22,10 +22,11 @@ from pathlib import Path
 import pytest
 from _pytest.junitxml import LogXML, _NodeReporter, xml_key
 
+from pytest_artemis.junit import suite_property_name
+
 from .junit import report_props
 
 _RESULTS = ("failure", "error", "skipped")
-_SUITE_NAME = re.compile(r"^(artemis\.[a-z_.]+)\[(.+)\]$")
 
 
 def result_type(word: str, infra: str, element: str, message: str = "") -> str | None:
@@ -43,32 +44,6 @@ def result_type(word: str, infra: str, element: str, message: str = "") -> str |
         kind, _, error_class = infra.partition("/")
         return f"artemis.infra.{kind}.{error_class}"
     return "artemis.error"
-
-
-def suite_property_name(name: str, nodeid: str) -> str:
-    """Where an xunit2 testcase's property goes on the testsuite: ``artemis.outcome[<node id>]``."""
-    return f"{name}[{nodeid}]"
-
-
-def read_properties(path: Path | str) -> dict[str, dict[str, str]]:
-    """Test node id → its ``artemis.*`` properties, from a JUnit XML file of either family.
-
-    For CI scripts: testcase-level properties (xunit1) are keyed by ``classname::name``, testsuite-level
-    ones (xunit2) by the node id in their name.
-    """
-    found: dict[str, dict[str, str]] = {}
-    root = ET.parse(path).getroot()
-    for suite in root.iter("testsuite"):
-        for prop in suite.findall("properties/property"):
-            match = _SUITE_NAME.match(prop.get("name", ""))
-            if match:
-                found.setdefault(match.group(2), {})[match.group(1)] = prop.get("value", "")
-        for case in suite.iter("testcase"):
-            own = {p.get("name", ""): p.get("value", "") for p in case.findall("properties/property")
-                   if p.get("name", "").startswith("artemis.")}
-            if own:
-                found[f"{case.get('classname')}::{case.get('name')}"] = own
-    return found
 
 
 class JunitShaper:

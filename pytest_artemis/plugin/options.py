@@ -57,6 +57,9 @@ OPTIONS: tuple[OptionDef, ...] = (
               metavar="URL"),
     OptionDef("api_key", "API key for the model provider; never written to artifacts, reports or logs.",
               metavar="KEY", secret=True),
+    OptionDef("no_credentials_check", "Do not stop the session at its start when litellm finds the model "
+              "provider's API key missing from the environment (for credentials it cannot see, e.g. a proxy "
+              "that adds them).", kind="flag", default=False),
     OptionDef("max_steps", "Step budget of a run when the goal marker sets none.", kind="int", default=30),
     OptionDef("no_midway_checks", "Do not check subgoals while the agent works (final check only).",
               kind="flag", default=False),
@@ -143,6 +146,7 @@ class ArtemisOptions:
     checker_model: str | None
     api_base: str | None
     api_key: str | None = field(repr=False)
+    no_credentials_check: bool
     max_steps: int
     no_midway_checks: bool
     no_final_check: bool

@@ -3,9 +3,11 @@
 
 At configure time (no I/O; under xdist too): the device spec (``sim:0``, a malformed serial, a serial
 listed twice), the adb server address and the model settings' form. After collection, only when a
-collected test uses the ``artemis`` fixture: a device is configured and every listed serial is attached
-to the adb server and online (unless a conftest or plugin provides the device), a model is configured
-(unless the ``artemis_model`` fixture is overridden), and the artifacts directory is writable. Under
+collected test uses the ``artemis`` fixture: the artifacts directory is writable; the configured OCR
+engine is installed; a device is configured, every listed serial is attached to the adb server and
+online, and there is a device for every xdist worker (unless a conftest or plugin provides the device);
+a model is configured (unless the ``artemis_model`` fixture is overridden); and each configured litellm
+model is allowed, routable and has its provider's API key (litellm is imported only then). Under
 xdist every worker runs these checks after its collection; a failure is one collection error of the
 session (shown once), no test runs, and the exit code is 4 as without xdist.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import tempfile
 
 import pytest
@@ -79,14 +82,20 @@ def check_device(config: pytest.Config, options: ArtemisOptions) -> None:
         return
     host, port = parse_adb_server(options.adb_server)
     where = f"the adb server at {host}:{port}"
+    fix = ("start it with `adb start-server`, or point --artemis-adb-server=HOST:PORT at your farm's server "
+           "(or use --artemis-device=sim)")
+    try:
+        # A plain connection first: adbutils answers a refused one by running `adb start-server`, which
+        # would leave a daemon running after the session (and on 127.0.0.1:5037 even for a remote farm).
+        socket.create_connection((host, port), timeout=_ADB_TIMEOUT_S).close()
+    except OSError as exc:
+        raise pytest.UsageError(f"cannot reach {where} ({type(exc).__name__}: {exc}): {fix}") from None
     import adbutils
 
     try:
         attached = {d.serial: d.state for d in adbutils.AdbClient(host, port, _ADB_TIMEOUT_S).list()}
     except Exception as exc:  # noqa: BLE001 — adbutils raises assorted socket/protocol errors
-        raise pytest.UsageError(f"cannot reach {where} ({type(exc).__name__}: {exc}): start it with "
-                                "`adb start-server`, or point --artemis-adb-server=HOST:PORT at your farm's "
-                                "server (or use --artemis-device=sim)") from None
+        raise pytest.UsageError(f"cannot reach {where} ({type(exc).__name__}: {exc}): {fix}") from None
     for serial in serials:
         state = attached.get(serial)
         if state is None:
@@ -125,6 +134,85 @@ def check_model(options: ArtemisOptions) -> None:
         raise pytest.UsageError(str(exc)) from None
 
 
+def _origin(options: ArtemisOptions, name: str) -> str:
+    """How the user set option ``name`` (``--artemis-ocr=rapidocr``, ``ini artemis_ocr = rapidocr``)."""
+    value = getattr(options, name)
+    source = options.sources.get(name, "default")
+    if source == "env":
+        return f"ARTEMIS_{name.upper()}={value}"
+    if source == "ini":
+        return f"ini artemis_{name} = {value}"
+    return f"--artemis-{name.replace('_', '-')}={value}"
+
+
+def check_ocr(options: ArtemisOptions) -> None:
+    """The configured OCR engine is installed (found without loading it)."""
+    if options.ocr == "none":
+        return
+    from pytest_artemis.device.ocr import ocr_missing
+
+    missing = ocr_missing(options.ocr)
+    if missing is not None:
+        raise pytest.UsageError(f"{_origin(options, 'ocr')}: OCR is configured but its extra is not "
+                                f"installed ({missing}), or set --artemis-ocr=none")
+
+
+def check_workers(config: pytest.Config) -> None:
+    """On an xdist worker: the pool has a device for every worker (each leases one for the session)."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is None or config.hook.pytest_artemis_lease_device.get_hookimpls():
+        return
+    from .state import farm_of
+
+    workers = int(workerinput.get("workercount", 1))
+    pool = farm_of(config).pool()
+    if workers > len(pool.serials):
+        spec = config.stash[options_key].device
+        raise pytest.UsageError(
+            f"-n {workers} starts {workers} xdist workers but --artemis-device={spec} gives "
+            f"{len(pool.serials)} device{'s' if len(pool.serials) != 1 else ''}: each worker leases one "
+            f"device for the whole session; give a device per worker (e.g. --artemis-device=sim:{workers}, "
+            f"or {workers} serials) or start fewer workers (-n {len(pool.serials)})")
+
+
+_MODEL_OPTIONS = ("model", "planner_model", "operator_model", "checker_model")
+
+
+def check_litellm(options: ArtemisOptions) -> None:
+    """Each configured model: real requests allowed, a name litellm routes, its API key at hand.
+
+    Imports litellm, so it runs only when a model option is set. The key check trusts
+    ``--artemis-api-key`` and ``--artemis-api-base`` (a local server may need none) and is switched off
+    by ``--artemis-no-credentials-check``.
+    """
+    models = [name for name in _MODEL_OPTIONS if getattr(options, name)]
+    if not models:
+        return
+    from pytest_artemis.models import model_requests_allowed
+
+    if not model_requests_allowed():
+        switch = os.environ.get("ARTEMIS_ALLOW_MODEL_REQUESTS", "")
+        raise pytest.UsageError(
+            f"{_origin(options, models[0])} configures a real model, but "
+            f"ARTEMIS_ALLOW_MODEL_REQUESTS={switch} blocks real model requests: drop the model option for an "
+            "offline session (a scripted artemis_model), or allow requests")
+    from pytest_artemis.models.routing import missing_api_keys, route_problem
+
+    for name in models:
+        problem = route_problem(getattr(options, name), options.api_base)
+        if problem is not None:
+            raise pytest.UsageError(f"{_origin(options, name)}: {problem}")
+    if options.api_key or options.api_base or options.no_credentials_check:
+        return
+    for name in models:
+        missing = missing_api_keys(getattr(options, name))
+        if missing:
+            raise pytest.UsageError(
+                f"{_origin(options, name)}: its provider's API key is not in the environment "
+                f"({' or '.join(missing)}): export it, or pass --artemis-api-key (ARTEMIS_API_KEY); if the "
+                "provider gets its credentials another way, --artemis-no-credentials-check skips this check")
+
+
 def _checked_items(session: pytest.Session, items: list[pytest.Item]) -> list[pytest.Item]:
     """The collected tests that run a goal, when the session-start checks apply to them."""
     if session.config.option.collectonly:
@@ -138,10 +226,13 @@ def _run_checks(session: pytest.Session, items: list[pytest.Item]) -> None:
     """The checks that need the items or I/O; raises ``pytest.UsageError``."""
     options = session.config.stash[options_key]
     check_artifacts(options)
+    check_ocr(options)
     if any(_ours(i, "artemis_device") for i in items):
         check_device(session.config, options)
+        check_workers(session.config)
     if any(_ours(i, "artemis_model") for i in items):
         check_model(options)
+    check_litellm(options)  # also for an artemis_model override: it may use configured_models()
 
 
 @pytest.hookimpl(trylast=True)

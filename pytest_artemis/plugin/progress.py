@@ -1,4 +1,4 @@
-"""Live progress with ``-v``: one terminal line per step and per verdict (quiet by default)."""
+"""Live progress with ``-v``: one terminal line per step (the decision, then the actions) and per verdict."""
 
 from __future__ import annotations
 
@@ -46,7 +46,9 @@ class Progress:
         actions = "; ".join(done) or ", ".join(a.kind for a in step.actions) or "no action"
         flags = f" {{{', '.join(step.flags)}}}" if step.flags else ""
         replayed = ", replayed" if step.replayed else ""
-        self._write(f"step {step.step} ({step.turn}{replayed}): {actions}{flags}")
+        # The operator's decision first: it says why, the actions only what was done.
+        decided = f"{_short(step.decision, 60)!r} -> " if step.decision.strip() else ""
+        self._write(f"step {step.step} ({step.turn}{replayed}): {decided}{actions}{flags}")
 
     def verdict(self, verdict: CheckVerdict) -> None:
         kind = {"assert": "assert_", "goal": "goal"}.get(verdict.kind, "verify")

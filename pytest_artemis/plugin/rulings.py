@@ -45,11 +45,12 @@ class Ruling(NamedTuple):
         return "setup" if self.word in ("BLOCKED", "ERROR") else "call"
 
 
-def rule(outcome: RunOutcome) -> Ruling:
+def rule(outcome: RunOutcome, last_word: str = "") -> Ruling:
     """Map a run outcome onto the outcome table of docs/outcomes-and-ci.md (the word is
     ``contracts.outcome_word``; an interrupted run is an ``ERROR`` to pytest) and write the message that
-    explains it."""
-    from pytest_artemis.contracts import outcome_word
+    explains it (``last_word``: the run's last step's decision, which a BLOCKED message leads with when
+    no breaker or budget stopped the run)."""
+    from pytest_artemis.contracts import blocked_cause, outcome_word
 
     word = outcome_word(outcome)
     tally = outcome.tests
@@ -61,8 +62,9 @@ def rule(outcome: RunOutcome) -> Ruling:
         message = _error_message(outcome)
         return Ruling("ERROR", message, message.split("\n", 1)[0].removeprefix("ERROR: "))
     if word == "BLOCKED":
-        message = _blocked_message(outcome, tally.with_status("failed"))
-        return Ruling("BLOCKED", message, _blocked_reason(outcome))
+        cause = blocked_cause(outcome, last_word)
+        message = _blocked_message(outcome, tally.with_status("failed"), cause)
+        return Ruling("BLOCKED", message, _blocked_reason(outcome, cause))
     if word == "UNCHECKED":
         items = tally.with_status("unchecked", "inconclusive")
         return Ruling("UNCHECKED", _unchecked_message(items),
@@ -77,11 +79,10 @@ def _first(head: str, items: tuple[ItemSummary, ...]) -> str:
     return f"{head}: {_line(items[0]).strip().removeprefix('- ')}"
 
 
-def _blocked_reason(outcome: RunOutcome) -> str:
-    task = outcome.task
-    reason = task.reason or outcome.stop_reason or "the goal was not reached"
-    unmet = f"; unmet: {task.unmet[0]!r}" if task.unmet else ""
-    return " ".join(f"task {task.status}: {reason}{unmet}".split())
+def _blocked_reason(outcome: RunOutcome, cause: str) -> str:
+    """The cause first (a short-summary line keeps its start), then the first unmet criterion."""
+    unmet = f"; unmet: {outcome.task.unmet[0]!r}" if outcome.task.unmet else ""
+    return " ".join(f"{cause}{unmet}".split())
 
 
 def _line(item: ItemSummary) -> str:
@@ -120,13 +121,14 @@ def _error_message(outcome: RunOutcome) -> str:
     return f"ERROR: run {outcome.execution}{device}: {reason}"
 
 
-def _blocked_message(outcome: RunOutcome, failed_verify: tuple[ItemSummary, ...]) -> str:
+def _blocked_message(outcome: RunOutcome, failed_verify: tuple[ItemSummary, ...], cause: str) -> str:
+    """The cause, then the task's own reason (which subgoals are open) when it adds to it, then every
+    unmet criterion with its last finding."""
     task = outcome.task
-    reason = task.reason or outcome.stop_reason or "the goal was not reached"
-    if outcome.stop_reason and outcome.stop_reason not in reason:
-        reason += f" (the run ended: {outcome.stop_reason}, after {outcome.steps} steps)"
-    lines = [f"BLOCKED: task {task.status}: {reason}"]
-    by_text = {i.text: i for i in outcome.tests.items if i.kind == "verify"}
+    lines = [f"BLOCKED: {cause}"]
+    if task.reason and task.reason not in cause and cause not in task.reason:
+        lines.append(f"task {task.status}: {task.reason}")
+    by_text = {i.text: i for i in outcome.tests.items if i.kind in ("verify", "goal")}
     unmet = list(task.unmet) + [i.text for i in failed_verify if i.text not in task.unmet]
     if unmet:
         lines.append("unmet criteria:")

@@ -158,7 +158,7 @@ def run_for_item(
         status = replay.status + (",stale" if replay.stale else "")
         set_properties(item, {"artemis.replay": replayed, "artemis.replay_status": status})
         progress.note(replayed)
-    verdict = rule(outcome)
+    verdict = rule(outcome, next((s.decision for s in reversed(observer.steps) if s.decision.strip()), ""))
     ruling = Ruling(verdict.word, redactor.redact(verdict.message), redactor.redact(verdict.reason))
     result = RunResult(outcome, tuple(observer.steps), tuple(observer.verdicts), journal.dir, ruling)
     set_properties(item, outcome_properties(outcome))

@@ -106,7 +106,7 @@ class RunSettings(Contract):
 
     def model_timeouts(self) -> ModelTimeouts:
         """The model-call timeouts of the run, per role."""
-        from pytest_artemis.contracts import ModelTimeouts
+        from pytest_artemis.contracts.models import ModelTimeouts
 
         own: dict[Role, float | None] = {
             "planner": self.planner_model_timeout, "operator": self.operator_model_timeout,
@@ -188,12 +188,18 @@ def render_markdown() -> list[str]:
         "marker wins over the fixture, which starts from the session's options:",
         "",
         "```python",
+        "# test_quick.py",
+        "import pytest",
+        "",
+        "",
         "@pytest.fixture",
         "def artemis_settings(artemis_settings):          # conftest.py or a test module",
         "    return artemis_settings.replace(max_steps=8)",
         "",
+        "",
         "@pytest.mark.artemis(final_check=False, unchecked=\"fail\")",
-        "def test_quick(artemis): ...",
+        "def test_quick(artemis):",
+        "    assert artemis.settings.max_steps == 8 and artemis.settings.unchecked == \"fail\"",
         "```",
         "",
         "A marker with an unknown name or a bad value is a collection error naming the test. A",

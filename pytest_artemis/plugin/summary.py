@@ -2,7 +2,7 @@
 
 * The default short summary (``-r fE``) lists failures and errors only; UNCHECKED tests (xfailed to
   pytest) are added to it with their reasons, without also listing plain xfails the user did not ask
-  for.
+  for. The lines of artemis tests keep their reason at any width (``short_lines``).
 * The final line counts BLOCKED and UNCHECKED as such (``1 failed, 2 passed, 1 blocked, 1 unchecked``)
   instead of hiding them among errors and xfails. The counts are moved only after every section that
   reads pytest's categories has been written.
@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from .junit import report_word_of
+from .short_lines import ShortLines
 
 index_path_key = pytest.StashKey[Path]()
 """The session index written by this process (set by the reports plugin)."""
@@ -37,6 +38,7 @@ class TerminalSummary:
         self._config = config
         self._hidden: list[object] = []
         self._added_x = False
+        self._lines: ShortLines | None = None
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         """Runs between pytest's own sections and its short summary: let the short summary show
@@ -44,12 +46,12 @@ class TerminalSummary:
         xfailed = terminalreporter.stats.get("xfailed", [])
         unchecked = [r for r in xfailed if _is_unchecked(r)]
         chars = terminalreporter.reportchars
-        if not unchecked or not chars or "x" in chars or "a" in chars or "A" in chars:
-            return
-        self._hidden = [r for r in xfailed if not _is_unchecked(r)]
-        terminalreporter.stats["xfailed"] = unchecked
-        terminalreporter.reportchars = chars + "x"
-        self._added_x = True
+        if unchecked and chars and not any(c in chars for c in "xaA"):
+            self._hidden = [r for r in xfailed if not _is_unchecked(r)]
+            terminalreporter.stats["xfailed"] = unchecked
+            terminalreporter.reportchars = chars + "x"
+            self._added_x = True
+        self._lines = ShortLines.take(terminalreporter)
 
     @pytest.hookimpl(wrapper=True, tryfirst=True, specname="pytest_terminal_summary")
     def pytest_terminal_summary_outer(
@@ -59,6 +61,9 @@ class TerminalSummary:
         try:
             return (yield)
         finally:
+            if self._lines is not None:
+                self._lines.write(terminalreporter)
+                self._lines = None
             stats = terminalreporter.stats
             if self._added_x:
                 terminalreporter.reportchars = terminalreporter.reportchars.replace("x", "", 1)

@@ -36,7 +36,8 @@ def probes_by_item(checks: Sequence[CheckItem]) -> dict[str, ProbeCheck]:
 
 def evidence_block(verdict: CheckVerdict | None, detail: str, probes: Mapping[str, ProbeCheck]) -> str:
     """A verdict's evidence: for a probe, the command and the decisive lines the citation quotes."""
-    probe = probes.get(verdict.item_text) if verdict is not None else None
+    # Only a verdict the probe gave shows its command: an item settled without running it shows no probe.
+    probe = probes.get(verdict.item_text) if verdict is not None and verdict.source == "probe" else None
     parts = []
     if probe is not None:
         parts.append(tag("div", "probe " + tag("code", esc(probe_command(probe))), class_="probe-cmd"))

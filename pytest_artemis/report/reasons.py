@@ -11,6 +11,7 @@ from pytest_artemis.contracts import (
     RunOutcome,
     StepRecord,
     VerdictStatus,
+    blocked_cause,
     outcome_word,
 )
 from pytest_artemis.store import RunRecord
@@ -137,16 +138,19 @@ def _blocked(record: RunRecord, outcome: RunOutcome) -> Reason:
     for text in unmet:
         finding, n, step = _last_finding(record, text)
         grounds.append(Ground("unmet criterion", text, finding, n, step))
-    why = outcome.task.reason or outcome.stop_reason or f"task {outcome.task.status}"
+    # The real cause leads: the breaker that stopped the run, or the agent's last word.
+    last_word = next((s.decision for s in reversed(record.steps) if s.decision.strip()), "")
+    why = blocked_cause(outcome, last_word)
     for ground in grounds:
         first_line = ground.detail.split("\n", 1)[0]
         if len(first_line) > 20:
             why = why.replace(first_line, "…")
     if not grounds:
         grounds.append(Ground("task " + outcome.task.status, why, step=_last_step(record.steps)))
-        return Reason(f"blocked: {why}", tuple(grounds))
-    head = f"{_plural(len(grounds), 'unmet criterion')}: {grounds[0].text}".replace("criterions", "criteria")
-    return Reason(head + (f" — {why}" if why else ""), tuple(grounds))
+        return Reason(why, tuple(grounds))
+    unmet_head = f"{_plural(len(grounds), 'unmet criterion')}: {grounds[0].text}".replace("criterions",
+                                                                                         "criteria")
+    return Reason(f"{why} — {unmet_head}", tuple(grounds))
 
 
 def _unchecked(record: RunRecord) -> Reason:

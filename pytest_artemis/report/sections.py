@@ -41,15 +41,7 @@ def outcome_section(outcome: RunOutcome | None, why: Reason) -> str:
     tally = outcome.tests
     rows = [
         ("Execution", esc(outcome.execution)),
-        (
-            "Task",
-            esc(outcome.task.status)
-            + (
-                f" — {esc(why.once(outcome.task.reason))}"
-                if outcome.task.reason and outcome.task.reason != outcome.stop_reason
-                else ""
-            ),
-        ),
+        ("Task", _task(outcome, why)),
         (
             "Checks",
             esc(
@@ -62,6 +54,15 @@ def outcome_section(outcome: RunOutcome | None, why: Reason) -> str:
     if outcome.infra is not None and outcome.infra.traceback:
         rows.append(("Traceback", tag("pre", esc(why.once(outcome.infra.traceback)), class_="traceback")))
     return section("Outcome", dl(rows), id_="outcome")
+
+
+def _task(outcome: RunOutcome, why: Reason) -> str:
+    """The task's status; a run that crashed never got to judge it, so its page says so (not "blocked")."""
+    reason = outcome.task.reason if outcome.task.reason != outcome.stop_reason else ""
+    if outcome.execution != "finished":
+        return esc(f"not judged — the run {outcome.execution} before the task could be judged") + (
+            f" ({esc(why.once(reason))})" if reason else "")
+    return esc(outcome.task.status) + (f" — {esc(why.once(reason))}" if reason else "")
 
 
 def _anchor(step: int | None, step_ids: set[int]) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_artemis.plugin.junit_xml import read_properties
+from pytest_artemis.junit import read_properties
 from pytest_artemis.store import read_run
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_artemis.plugin.junit_xml import read_properties
+from pytest_artemis.junit import read_properties
 
 #: Written into every pytester project: the scripted model stands in for a real one (overriding the
 #: ``artemis_model`` fixture, as users do). The checker's verdict on an item is chosen by the item's text

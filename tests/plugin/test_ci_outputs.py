@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from plugin_helpers import ROWS_TESTS, assert_words, parse_junit, run_junit
 
+from pytest_artemis.junit import read_properties
 from pytest_artemis.plugin import _SUB_PLUGINS
-from pytest_artemis.plugin.junit_xml import read_properties
 
 XSD = Path(__file__).with_name("junit-10.xsd")
 TYPES = {"test_failed": ("failure", "artemis.assertion"), "test_blocked": ("error", "artemis.blocked"),
@@ -38,7 +38,7 @@ def test_every_non_pass_has_a_type_and_a_message_that_leads_with_the_reason(rows
     assert {name: (e.tag, e.get("type")) for name, e in elements.items()} == TYPES
     assert elements["test_failed"].get("message").startswith(
         "FAILED: 1 assertion(s) failed: assert_ 'FAIL: a toast appears': the item says FAIL")
-    assert elements["test_blocked"].get("message").startswith("BLOCKED: task blocked: ")
+    assert elements["test_blocked"].get("message").startswith("BLOCKED: circuit breaker: ")
     assert elements["test_error"].get("message") == (
         "ERROR: infrastructure failure (model) ModelUnavailable on device emulator-5554: provider answered "
         "HTTP 503")
@@ -89,9 +89,14 @@ def test_terminal_counts_our_words_lists_unchecked_and_ends_with_the_index(rows,
     assert any(line.startswith("UNCHECKED test_rows.py::test_unchecked - 1 item could not be confirmed")
                for line in summary)
     assert "  - assert_ 'MAYBE: a toast appears': the item says MAYBE" in summary
-    # At 80 columns the trimmed line shows the reason, never the exception's name.
-    blocked = next(line for line in summary if line.startswith("BLOCKED "))
-    assert blocked.startswith("BLOCKED test_rows.py::test_blocked - task blocked: ") and len(blocked) <= 80
+    # At 80 columns the reason is shown (wrapped under the node id when it does not fit), never the
+    # exception's name, and it leads with the cause: here the breaker that stopped the run.
+    at = summary.index(next(line for line in summary if line.startswith("BLOCKED ")))
+    assert summary[at] == "BLOCKED test_rows.py::test_blocked"
+    assert summary[at + 1].startswith("  - circuit breaker: the same finding 3 times: FAIL: Bluetooth")
+    assert all(len(line) <= 80 for line in summary[at:at + 3])
+    reason = " ".join(line.strip().removeprefix("- ") for line in summary[at + 1:at + 4])
+    assert "unmet: 'FAIL: Bluetooth is on'" in reason or reason.endswith("...")
     assert not any("ArtemisOutcome" in line for line in summary)
     index = suite.path / ".artemis" / "index.html"
     assert f"artemis report: {index}" in out[-2] and index.is_file()

@@ -229,3 +229,95 @@ def pytest_artemis_probe_specs(config):
     assert cases["test_plugin_kind"].result is None, cases["test_plugin_kind"].text
     assert cases["test_unknown_kind"].result == "failure"
     assert "artemis.run(): unknown probe kind 'nope'" in cases["test_unknown_kind"].message
+
+
+TYPOS = '''
+import pytest
+
+
+@pytest.mark.goal("Do the thing")
+@pytest.mark.verfy("FAIL: the thing is done")
+def test_verfy(artemis):
+    pass
+
+
+@pytest.mark.goals("Do the thing")
+def test_goals(artemis):
+    pass
+
+
+@pytest.mark.goal("Do the thing")
+@pytest.mark.asert("FAIL: a toast appears")
+def test_asert(artemis):
+    pass
+
+
+@pytest.mark.goal("Do the thing")
+@pytest.mark.artemis_(max_steps=3)
+def test_artemis_(artemis):
+    pass
+
+
+@pytest.mark.Verify("FAIL: the thing is done")
+class TestInAClass:
+    @pytest.mark.goal("Do the thing")
+    def test_class_marker(self, artemis):
+        pass
+
+
+@pytest.mark.goal("Do the thing")
+@pytest.mark.assets("a marker of the user's own, registered")
+@pytest.mark.smoke
+def test_own_markers(artemis):
+    pass
+
+
+@pytest.mark.verfy("not an artemis test: pytest's warning is all it gets")
+def test_plain():
+    pass
+'''
+
+MEANT = {"test_verfy": ("verfy", "verify"), "test_goals": ("goals", "goal"),
+         "test_asert": ("asert", "assert_"), "test_artemis_": ("artemis_", "artemis"),
+         "TestInAClass::test_class_marker": ("Verify", "verify")}
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["plain", "strict-markers"])
+def test_a_misspelt_marker_on_an_artemis_test_is_a_collection_error(suite, strict):
+    suite.makeini("[pytest]\nmarkers =\n    assets: the user's own marker\n    smoke: quick tests\n")
+    suite.makepyfile(test_typos=TYPOS)
+    args = ["--artemis-device=sim", "-rfE"] + (["--strict-markers"] if strict else [])
+    result = suite.runpytest("-p", "no:cacheprovider", *args)
+    out = result.stdout.str()
+    assert result.ret == pytest.ExitCode.INTERRUPTED, out
+    if strict:  # pytest refuses the module itself, at import: no test of it runs
+        result.stdout.fnmatch_lines(["*ERROR collecting test_typos.py*", "*not found in `markers`*"])
+        return
+    for test, (typo, meant) in MEANT.items():
+        result.stdout.fnmatch_lines([f"artemis marker error: test_typos.py::{test}: unknown marker {typo!r}: "
+                                     f"did you mean {meant!r}?*"])
+    result.stdout.fnmatch_lines([f"*Interrupted: {len(MEANT)} errors during collection*"])
+    collected = suite.runpytest("-p", "no:cacheprovider", "--collect-only", "-q").stdout.str()
+    assert "test_typos.py::test_own_markers" in collected and "test_typos.py::test_plain" in collected
+
+
+@pytest.mark.parametrize(("name", "meant"), [
+    ("verfy", "verify"), ("vrify", "verify"), ("veryfy", "verify"), ("asert", "assert_"),
+    ("assert", "assert_"), ("asserts", "assert_"), ("goals", "goal"), ("gaol", "goal"),
+    ("artemis_", "artemis"), ("artmis", "artemis"), ("Verify", "verify"), ("GOAL", "goal"),
+])
+def test_close_names_are_misspellings(name, meant):
+    from pytest_artemis.plugin.marker_typos import closest_marker
+
+    assert closest_marker(name) == meant
+
+
+@pytest.mark.parametrize("name", [
+    "goal", "verify", "assert_", "artemis", "skip", "skipif", "xfail", "parametrize", "usefixtures",
+    "filterwarnings", "slow", "smoke", "timeout", "flaky", "order", "dependency", "asyncio", "django_db",
+    "xdist_group", "serial", "regression", "android", "device", "alarm", "settings", "vertical", "verified",
+])
+def test_other_markers_are_not(name):
+    from pytest_artemis.plugin.marker_typos import closest_marker
+
+    assert closest_marker(name) is None

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
+from plugin_helpers import run_junit
 
 from pytest_artemis.sim import SimServer
 
@@ -66,10 +70,21 @@ def test_a_serial_the_adb_server_does_not_have(project):
     assert "attached: emulator-5554 (device)" in line and "adb devices" in line
 
 
-def test_an_unreachable_adb_server(project, monkeypatch):
-    monkeypatch.setenv("ADBUTILS_ADB_PATH", "/bin/true")  # adbutils must not start a real server
-    line = usage_error(project, "--artemis-device=emulator-5554", "--artemis-adb-server=127.0.0.1:9")
-    assert "cannot reach the adb server at 127.0.0.1:9" in line and "adb start-server" in line
+@pytest.mark.parametrize("server", ["127.0.0.1:9", "127.0.0.1:5037"])
+def test_an_unreachable_adb_server_is_reported_and_no_adb_daemon_is_started(project, monkeypatch, server):
+    """adbutils runs `adb start-server` when a connection is refused (and leaves the daemon running): the
+    check looks first, so no adb binary is ever run by the plugin."""
+    if server.endswith(":5037"):
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", 5037), timeout=1):
+            pytest.skip("an adb server is running on this machine")
+    called = project.path / "adb-was-run"
+    adb = project.path / "fake-adb"
+    adb.write_text(f"#!/bin/sh\necho \"$@\" >> {called}\n")
+    adb.chmod(0o755)
+    monkeypatch.setenv("ADBUTILS_ADB_PATH", str(adb))
+    line = usage_error(project, "--artemis-device=emulator-5554", f"--artemis-adb-server={server}")
+    assert f"cannot reach the adb server at {server}" in line and "adb start-server" in line
+    assert not called.exists(), called.read_text()
 
 
 def test_an_artifacts_directory_that_cannot_be_written(project):
@@ -152,7 +167,7 @@ def test_a_serial_the_adb_server_does_not_have_under_xdist(project):
 
 def test_no_model_under_xdist(pytester):
     pytester.makepyfile(test_goal=GOAL)
-    line = xdist_usage_error(pytester, "--artemis-device=sim")
+    line = xdist_usage_error(pytester, "--artemis-device=sim:2")
     assert "no model configured" in line and "--artemis-model" in line
 
 
@@ -167,3 +182,115 @@ def test_a_malformed_device_spec_under_xdist(project):
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert [line for line in result.stderr.lines if line.startswith("ERROR:")] == [
         "ERROR: --artemis-device=sim:0: N must be between 1 and 16"]
+
+
+@pytest.mark.parametrize(("where", "origin"), [
+    (("--artemis-ocr=rapidocr",), "--artemis-ocr=rapidocr"),
+    ((), "ini artemis_ocr = rapidocr"),
+])
+def test_ocr_configured_without_its_extra(project, monkeypatch, where, origin):
+    project.makeini("[pytest]\nartemis_ocr = rapidocr\n")
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # what `import onnxruntime` finds uninstalled
+    line = usage_error(project, "--artemis-device=sim", *where)
+    assert line.startswith(f"ERROR: {origin}: OCR is configured but its extra is not installed")
+    assert "no module onnxruntime" in line and 'pip install "pytest-artemis[ocr]"' in line
+
+
+def test_more_xdist_workers_than_devices(project):
+    line = xdist_usage_error(project, "--artemis-device=sim")
+    assert "-n 2 starts 2 xdist workers but --artemis-device=sim gives 1 device" in line
+    assert "--artemis-device=sim:2" in line and "-n 1" in line
+
+
+def test_as_many_devices_as_workers_pass(project):
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "--artemis-device=sim:2")
+    result.assert_outcomes(passed=2)
+
+
+@pytest.fixture(scope="module")
+def litellm_loaded():
+    """litellm imported in this process before pytester's snapshot of the loaded modules (a module-scoped
+    fixture is set up before it), so in-process runs do not unload it: it cannot be imported twice."""
+    from pytest_artemis.models.litellm_model import _litellm
+
+    _litellm()
+
+
+@pytest.fixture
+def keyless(monkeypatch, litellm_loaded):
+    for name in [n for n in os.environ if n.endswith("_API_KEY")] + ["ARTEMIS_MODEL", "ARTEMIS_API_BASE"]:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.mark.parametrize(("model", "says"), [
+    ("opnai/gpt-4o", "'opnai' is not a provider litellm knows (did you mean openai/gpt-4o?)"),
+    ("gpt-9000", "it names no provider"),
+])
+def test_a_model_litellm_cannot_route(project, keyless, model, says):
+    line = usage_error(project, "--artemis-device=sim", f"--artemis-model={model}",
+                       "--artemis-api-key=sk-test-0123456789")
+    assert line.startswith(f"ERROR: --artemis-model={model}: litellm cannot route {model!r}: {says}")
+    assert "sk-test-0123456789" not in line
+
+
+def test_a_per_role_model_is_checked_too(project, keyless, monkeypatch):
+    monkeypatch.setenv("ARTEMIS_CHECKER_MODEL", "anthropc/claude-3-5-sonnet-latest")
+    line = usage_error(project, "--artemis-device=sim", "--artemis-model=openai/gpt-4o",
+                       "--artemis-api-key=k")
+    assert "ARTEMIS_CHECKER_MODEL=anthropc/claude-3-5-sonnet-latest: litellm cannot route" in line
+    assert "did you mean anthropic/claude-3-5-sonnet-latest?" in line
+
+
+def test_a_missing_api_key(project, keyless):
+    line = usage_error(project, "--artemis-device=sim", "--artemis-model=openai/gpt-4o")
+    assert line.startswith("ERROR: --artemis-model=openai/gpt-4o: its provider's API key is not in the "
+                           "environment (OPENAI_API_KEY)")
+    assert "--artemis-api-key" in line and "--artemis-no-credentials-check" in line
+
+
+@pytest.mark.parametrize("setup", [
+    ("--artemis-api-key=sk-test-0123456789",),         # the key is passed, not exported
+    ("--artemis-api-base=http://127.0.0.1:9/v1",),     # a local OpenAI-compatible server needs no key
+    ("ENV:ARTEMIS_NO_CREDENTIALS_CHECK=1",),           # the user's way out (a proxy adds the key, …)
+    ("ENV:OPENAI_API_KEY=sk-test-0123456789",),
+], ids=["api-key", "api-base", "opt-out", "exported"])
+def test_set_ups_that_bring_their_key_otherwise_pass(project, keyless, monkeypatch, setup):
+    args = []
+    for item in setup:
+        if item.startswith("ENV:"):
+            monkeypatch.setenv(*item[4:].split("=", 1))
+        else:
+            args.append(item)
+    # The project's conftest overrides artemis_model with a scripted one: the check still reads the options.
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "--artemis-device=sim",
+                                          "--artemis-model=openai/gpt-4o", *args)
+    result.assert_outcomes(passed=2)
+
+
+def test_the_kill_switch_with_a_model_configured(project, keyless, monkeypatch):
+    monkeypatch.setenv("ARTEMIS_ALLOW_MODEL_REQUESTS", "0")
+    line = usage_error(project, "--artemis-device=sim", "--artemis-model=openai/gpt-4o",
+                       "--artemis-api-key=k")
+    assert "--artemis-model=openai/gpt-4o configures a real model, but ARTEMIS_ALLOW_MODEL_REQUESTS=0 " \
+        "blocks" in line
+
+
+def test_the_kill_switch_in_a_run_is_a_configuration_refusal(pytester, keyless, monkeypatch):
+    """A conftest that builds a real model itself is refused by the kill switch at its first call: a usage
+    ERROR saying what blocked it, never a harness bug with a traceback."""
+    monkeypatch.setenv("ARTEMIS_ALLOW_MODEL_REQUESTS", "0")
+    pytester.makeconftest('''
+        import pytest
+        from pytest_artemis import LiteLLMModel, ModelSet
+
+        @pytest.fixture
+        def artemis_model():
+            return ModelSet.uniform(LiteLLMModel("openai/gpt-4o", api_key="k"))
+    ''')
+    pytester.makepyfile(test_goal=GOAL)
+    result, cases = run_junit(pytester, "--artemis-device=sim", subprocess=True)
+    first = cases["test_one"]
+    assert first.result == "error" and first.props["artemis.infra"] == "usage/ModelRequestsBlocked"
+    assert first.message.startswith("ERROR: usage error on device emulator-5554: real model requests are "
+                                    "blocked (ARTEMIS_ALLOW_MODEL_REQUESTS=0)")
+    assert "harness" not in result.stdout.str() and "Traceback" not in first.text

@@ -53,7 +53,7 @@ def test_unmet_verify_without_failed_assertion_is_blocked_naming_criteria_and_fi
                   reason="verify items unmet after repairs")
     verdict = rule(run)
     assert verdict.word == "BLOCKED" and verdict.phase == "setup"
-    assert verdict.message.startswith("BLOCKED: task blocked: verify items unmet after repairs")
+    assert verdict.message.startswith("BLOCKED: verify items unmet after repairs")
     assert "'The alarm list shows 7:30 AM': list shows 8:00 AM only" in verdict.message
 
 

@@ -182,3 +182,16 @@ def test_cited_evidence_is_outlined_on_the_screen_it_was_resolved_on(sim_session
     assert claim is not None and claim.found and "555-0199" in claim.quote  # what the screen really shows
     banner = _banner_text(sim_session.report("test_contact_failed").read_text())
     assert "555-0199" in banner
+
+
+def test_an_error_page_never_says_blocked(sim_session: SimSession) -> None:
+    """A crashed run never judged its task: its page says so, not "blocked" (the engine's task status)."""
+    text = parse(sim_session.report("test_model_down_error")).text
+    assert "blocked" not in text.lower()
+    assert "not judged — the run crashed before the task could be judged" in text
+
+
+def test_a_blocked_banner_leads_with_the_cause(sim_session: SimSession) -> None:
+    banner = _banner_text(sim_session.report("test_extra_dim_blocked").read_text())
+    head = banner.split(" BLOCKED ", 1)[1].strip()
+    assert head.startswith("circuit breaker: the same finding 3 times: Extra dim is on"), head

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from pytest_artemis.contracts import Bounds, CheckItem, EvidenceScreen, ScreenView, Tap, UIElement
@@ -235,7 +237,15 @@ def test_a_run_that_does_not_converge_says_which_subgoals_are_open(pytester):
     pytester.makepyfile(test_air=AIRPLANE_TEST.format(label="Flight mode"))
     result = pytester.runpytest_subprocess("--artemis-device=sim", "-p", "no:cacheprovider")
     assert result.parseoutcomes() == {"blocked": 1}
+    # The cause first: the agent's last word says what it could not find and what the screen showed.
     result.stdout.fnmatch_lines([
-        "BLOCKED: task blocked: *; the plan still has 1 open subgoal: 'Turn on Airplane mode' "
-        "(the run ended: finish claimed, after * steps)",
+        "BLOCKED: the agent's last word: \"giving up after * turns: tap('Flight mode'): "
+        "no element 'Flight mode' on this screen (com.android.settings shows *'Airplane mode'*)\" "
+        "(finish claimed, after * steps)",
+        "task blocked: *; the plan still has 1 open subgoal: 'Turn on Airplane mode'",
     ])
+    # The banner leads with the same cause, and shows no probe command for the item nobody probed.
+    report = next(pytester.path.glob(".artemis/*/*/report.html")).read_text(encoding="utf-8")
+    banner = html.unescape(report.split('id="banner"', 1)[1].split('id="goal"', 1)[0])
+    assert "the agent's last word: \"giving up after" in banner
+    assert "settings get" not in banner and "probe-cmd" not in banner
