@@ -1,10 +1,11 @@
 """Session-start checks: every setup mistake that can be found before the first test is one usage error
 (exit code 4) naming the fix, instead of one ERROR per test.
 
-At configure time (no I/O; under xdist too): the device spec (``sim:0``, a malformed serial, a serial
+At configure time (no I/O; under xdist too): the device spec (``sim:0``, a malformed entry, a device
 listed twice), the adb server address and the model settings' form. After collection, only when a
-collected test uses the ``artemis`` fixture: a device is configured and every listed serial is attached
-to the adb server and online (unless a conftest or plugin provides the device), a model is configured
+collected test uses the ``artemis`` fixture: a device is configured, each device is checked on its own
+(unusable ones are quarantined; a usage error only when none is left) and the lease is taken (unless a
+conftest provides the device; under xdist the controller did this at session start), a model is configured
 (unless the ``artemis_model`` fixture is overridden), and the artifacts directory is writable. Under
 xdist every worker runs these checks after its collection; a failure is one collection error of the
 session (shown once), no test runs, and the exit code is 4 as without xdist.
@@ -21,7 +22,6 @@ import pytest
 from .options import ArtemisOptions, options_key
 
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/+-]*")
-_ADB_TIMEOUT_S = 5.0
 USAGE_ERROR_ATTR = "artemis_usage_error"
 """Attribute marking a worker's collection report as a failed session-start check."""
 
@@ -42,17 +42,19 @@ def check_options(options: ArtemisOptions) -> None:
 
 def _check_devices_spec(options: ArtemisOptions) -> None:
     from pytest_artemis.contracts import UsageError
-
-    from .lease import parse_adb_server, parse_device_option
+    from pytest_artemis.farm.address import parse_server
+    from pytest_artemis.farm.spec import AdbSpec, parse_device_spec
 
     try:
         if options.device is not None:
-            _, serials = parse_device_option(options.device)
-            twice = sorted({s for s in serials if serials.count(s) > 1})
-            if twice:
-                raise UsageError(f"--artemis-device={options.device}: {', '.join(twice)} listed twice "
-                                 "(each device can be leased once: list every serial once)")
-        parse_adb_server(options.adb_server)
+            spec = parse_device_spec(options.device, options.adb_server)
+            if isinstance(spec, AdbSpec):
+                names = [f"{e.host}:{e.port}/{e.serial}" for e in spec.entries]
+                twice = sorted({n for n in names if names.count(n) > 1})
+                if twice:
+                    raise UsageError(f"--artemis-device={options.device}: {', '.join(twice)} listed twice "
+                                     "(each device can be leased once: list every device once)")
+        parse_server(options.adb_server)
     except UsageError as exc:
         raise pytest.UsageError(str(exc)) from None
 
@@ -64,38 +66,21 @@ def _ours(item: pytest.Item, fixture: str) -> bool:
 
 
 def check_device(config: pytest.Config, options: ArtemisOptions) -> None:
-    """A device is configured and every listed serial is attached and online."""
+    """A device is configured; without xdist, every device is checked on its own (unusable ones are
+    quarantined) and this process's lease is taken, before the first test. Under xdist the controller
+    did both for its workers before starting them."""
     from pytest_artemis.contracts import UsageError
+    from pytest_artemis.farm.spec import parse_device_spec
 
-    from .lease import parse_adb_server, parse_device_option
+    from .state import farm_of
 
-    if config.hook.pytest_artemis_lease_device.get_hookimpls():
-        return  # a farm plugin leases the devices
+    plugged = bool(config.hook.pytest_artemis_lease_backend.get_hookimpls())
     try:
-        sim_count, serials = parse_device_option(options.device)
+        if not plugged:
+            parse_device_spec(options.device, options.adb_server)
+        farm_of(config).start()
     except UsageError as exc:
         raise pytest.UsageError(str(exc)) from None
-    if sim_count:
-        return
-    host, port = parse_adb_server(options.adb_server)
-    where = f"the adb server at {host}:{port}"
-    import adbutils
-
-    try:
-        attached = {d.serial: d.state for d in adbutils.AdbClient(host, port, _ADB_TIMEOUT_S).list()}
-    except Exception as exc:  # noqa: BLE001 — adbutils raises assorted socket/protocol errors
-        raise pytest.UsageError(f"cannot reach {where} ({type(exc).__name__}: {exc}): start it with "
-                                "`adb start-server`, or point --artemis-adb-server=HOST:PORT at your farm's "
-                                "server (or use --artemis-device=sim)") from None
-    for serial in serials:
-        state = attached.get(serial)
-        if state is None:
-            listed = ", ".join(f"{s} ({st})" for s, st in sorted(attached.items())) or "none"
-            raise pytest.UsageError(f"--artemis-device: {serial} is not attached to {where} (attached: "
-                                    f"{listed}); check `adb devices` and the serial")
-        if state != "device":
-            raise pytest.UsageError(f"--artemis-device: {serial} is {state!r} on {where}, not online: "
-                                    "reconnect it (and accept the USB debugging prompt if unauthorized)")
 
 
 def check_artifacts(options: ArtemisOptions) -> None:
