@@ -24,6 +24,12 @@ class LeasedDevice:
     def __repr__(self) -> str:
         return f"LeasedDevice({self.name!r})"
 
+    def __getattr__(self, attribute: str) -> object:
+        """The leased device's own extras beyond the protocol (``AdbDevice.check`` …)."""
+        if attribute.startswith("_"):
+            raise AttributeError(attribute)
+        return getattr(self._current(), attribute)
+
     @property
     def serial(self) -> str:
         return self._current().serial

@@ -12,6 +12,7 @@ CHECK_TIMEOUT_S = 3.0
 def device_problem(host: str, port: int, serial: str, timeout: float = CHECK_TIMEOUT_S) -> str | None:
     """Why ``serial`` on the server ``host:port`` cannot be used, or None when it runs a command."""
     import adbutils
+    from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
 
     client = adbutils.AdbClient(host=host, port=port, socket_timeout=timeout)
     try:
@@ -19,11 +20,14 @@ def device_problem(host: str, port: int, serial: str, timeout: float = CHECK_TIM
         if state != "device":
             return f"the device is {state!r}, not online"
         out = client.device(serial).shell("echo artemis-ok", timeout=timeout)
-    except adbutils.AdbTimeout:
+    except AdbTimeout:
         return f"the adb server gave no answer within {timeout:g}s"
-    except adbutils.AdbConnectionError as exc:
-        return f"the adb server is unreachable ({_first_line(exc)})"
-    except adbutils.AdbError as exc:
+    except AdbConnectionError as exc:
+        return (f"cannot reach the adb server at {host}:{port} ({_first_line(exc)}): start it with "
+                "`adb start-server`, or fix the server in --artemis-device / --artemis-adb-server")
+    except AdbError as exc:
+        if "not found" in str(exc):
+            return _not_attached(client, host, port, serial)
         return _first_line(exc) or type(exc).__name__
     except (OSError, EOFError) as exc:
         return f"the connection failed ({type(exc).__name__}: {_first_line(exc)})"
@@ -41,6 +45,15 @@ def problems(devices: Iterable[tuple[str, str, int, str]], timeout: float = CHEC
     with ThreadPoolExecutor(max_workers=min(8, len(listed)), thread_name_prefix="artemis-health") as pool:
         found = pool.map(lambda d: (d[0], device_problem(d[1], d[2], d[3], timeout)), listed)
         return {name: reason for name, reason in found if reason is not None}
+
+
+def _not_attached(client: object, host: str, port: int, serial: str) -> str:
+    try:
+        attached = ", ".join(f"{d.serial} ({d.state})" for d in client.list()) or "none"  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 — the listing only adds detail to the message
+        attached = "unknown"
+    return (f"{serial} is not attached to the adb server at {host}:{port} (attached: {attached}); check "
+            "`adb devices` and the serial")
 
 
 def _first_line(exc: BaseException) -> str:

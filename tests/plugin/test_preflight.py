@@ -51,7 +51,7 @@ def test_sim_zero(project):
 
 
 @pytest.mark.parametrize(("spec", "says"), [
-    ("emulator-5554;reboot", "not a serial list"),
+    ("emulator-5554;reboot", "'emulator-5554;reboot' is not a device"),
     ("emulator-5554,emulator-5554", "emulator-5554 listed twice"),
 ])
 def test_malformed_device_lists(project, spec, says):
@@ -70,6 +70,7 @@ def test_an_unreachable_adb_server(project, monkeypatch):
     monkeypatch.setenv("ADBUTILS_ADB_PATH", "/bin/true")  # adbutils must not start a real server
     line = usage_error(project, "--artemis-device=emulator-5554", "--artemis-adb-server=127.0.0.1:9")
     assert "cannot reach the adb server at 127.0.0.1:9" in line and "adb start-server" in line
+    assert "0 usable device(s) in the pool 127.0.0.1:9/emulator-5554 for 1 worker(s)" in line
 
 
 def test_an_artifacts_directory_that_cannot_be_written(project):
@@ -143,11 +144,19 @@ def test_no_device_under_xdist(project):
     assert "no device configured: pass --artemis-device=" in xdist_usage_error(project)
 
 
-def test_a_serial_the_adb_server_does_not_have_under_xdist(project):
+def test_too_few_usable_devices_under_xdist_stop_the_controller_before_any_worker(project):
+    """The controller checks every device before starting workers: one usable device for two workers is
+    one line and exit code 4, naming the quarantined device; no worker starts."""
     with SimServer(devices=1) as server:
-        line = xdist_usage_error(project, "--artemis-device=emulator-5999",
-                                 f"--artemis-adb-server={server.host}:{server.port}")
-    assert "emulator-5999 is not attached to the adb server at" in line and "adb devices" in line
+        where = f"{server.host}:{server.port}"
+        result = project.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2",
+                                              f"--artemis-device={where}/emulator-5554,{where}/emulator-5999")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    errors = [line for line in result.stderr.lines + result.stdout.lines if line.startswith("ERROR: ")]
+    assert len(errors) == 1, result.stdout.str() + result.stderr.str()
+    assert f"1 usable device(s) in the pool {where}/emulator-5554, {where}/emulator-5999 for 2 worker(s)" in errors[0]
+    assert f"{where}/emulator-5999: emulator-5999 is not attached to the adb server at {where}" in errors[0]
+    assert "bringing up nodes" not in result.stdout.str()
 
 
 def test_no_model_under_xdist(pytester):
