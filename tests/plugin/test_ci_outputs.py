@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
