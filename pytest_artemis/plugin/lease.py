@@ -74,7 +74,14 @@ class DeviceFarm:
             return self._start_sim(spec.count)
         if isinstance(spec, StfSpec):
             return stf_backend(spec, self.options.stf_url, self.options.adb_server)
-        return FileLockBackend([AdbSlot.on(e.host, e.port, e.serial) for e in spec.entries])
+        slots: dict[str, AdbSlot] = {}
+        for entry in spec.entries:
+            slot = AdbSlot.on(entry.host, entry.port, entry.serial)
+            if slot.name in slots:
+                raise UsageError(f"--artemis-device={self.options.device}: two entries are one device, "
+                                 f"{slot.name} (the server's address resolved): list it once")
+            slots[slot.name] = slot
+        return FileLockBackend(list(slots.values()))
 
     def _start_sim(self, count: int) -> LeaseBackend:
         from pytest_artemis.farm.filelock import AdbSlot, FileLockBackend
@@ -252,8 +259,11 @@ def stf_backend(spec: object, url: str | None, adb_server: str) -> LeaseBackend:
 def say(config: pytest.Config, line: str) -> None:
     """One line on the terminal (nothing under xdist's workers, whose output nobody sees)."""
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None and getattr(config, "workerinput", None) is None:
-        reporter.write_line(line)
+    if reporter is None or getattr(config, "workerinput", None) is not None:
+        return
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    with capture.global_and_fixture_disabled() if capture is not None else contextlib.nullcontext():
+        reporter.write_line(line)  # mid-test (a teardown), not into the test's captured output
 
 
 def worker_id(config: pytest.Config) -> str:
