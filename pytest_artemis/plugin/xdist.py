@@ -111,19 +111,22 @@ class XdistHooks:
         """The worker ran out of devices: its pending tests go back to the queue for the other workers, and
         its stop does not stop the session, unless no other worker is left (then the session stops with
         the reason, as without xdist)."""
+        from xdist.scheduler import LoadScheduling
+
         from .lease import say
 
         dsession = self._config.pluginmanager.getplugin("dsession")
         sched = getattr(dsession, "sched", None)
-        others = [n for n in getattr(sched, "nodes", ()) if n is not node]
-        if sched is None or not others:
-            return
-        try:
-            unrun = sched.remove_node(node)
-            if unrun:
-                sched.mark_test_pending(unrun)
-        except NotImplementedError:  # --dist loadscope/loadfile/worksteal cannot take a test back
-            return
+        if not isinstance(sched, LoadScheduling):
+            return  # --dist loadscope/loadfile/each/worksteal keep tests to their worker
+        if not [n for n in sched.nodes if n is not node and not n.shutting_down]:
+            return  # every other worker is done (xdist told it to stop): nobody is left to take them
+        # Back to the front of the queue before the node is removed: removing it with the queue empty would
+        # tell an idle worker to shut down before it could take them.
+        unrun = sched.node2pending.get(node, [])
+        sched.pending[:0] = unrun
+        sched.node2pending[node] = []
+        sched.remove_node(node)
         node.workeroutput["shouldstop"] = False
         say(self._config, f"artemis: worker {node.gateway.id} stopped taking tests ({reason}); "
                           "its tests go to the other workers")

@@ -21,13 +21,15 @@ def test_thing(artemis, n):
 #: Kills the adb server host KILL_PID when the device in use is on KILL_SERVER, at that worker's 2nd test
 #: (SIGSTOP instead with KILL_SIGNAL=STOP: a hung server).
 KILLER = '''
-import os, signal
+import os, signal, time
 
 _SEEN = []
 
 @pytest.fixture(autouse=True)
 def _kill_the_server(artemis_device):
-    if artemis_device.name.startswith(os.environ["KILL_SERVER"] + "/"):
+    if not artemis_device.name.startswith(os.environ["KILL_SERVER"] + "/"):
+        time.sleep(float(os.environ.get("HEALTHY_SLEEP", "0")))  # keep the healthy worker busy meanwhile
+    else:
         _SEEN.append(1)
         if len(_SEEN) == 2:
             sig = signal.SIGSTOP if os.environ.get("KILL_SIGNAL") == "STOP" else signal.SIGKILL
@@ -106,6 +108,7 @@ def test_a_hung_server_costs_one_test_its_timeout_not_every_test(suite, hosts, m
     monkeypatch.setenv("KILL_SERVER", b.server)
     monkeypatch.setenv("KILL_PID", str(b.process.pid))
     monkeypatch.setenv("KILL_SIGNAL", "STOP")
+    monkeypatch.setenv("HEALTHY_SLEEP", "5")  # the healthy worker still has tests to run when B hangs
     suite.makeconftest(suite.path.joinpath("conftest.py").read_text() + KILLER)
     suite.makepyfile(test_farm=TESTS.format(count=8))
     result, cases = run_junit(suite, "-n", "2", f"--artemis-device={a.device()},{b.device()}",
