@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -10,30 +12,87 @@ CHECK_TIMEOUT_S = 3.0
 
 
 def device_problem(host: str, port: int, serial: str, timeout: float = CHECK_TIMEOUT_S) -> str | None:
-    """Why ``serial`` on the server ``host:port`` cannot be used, or None when it runs a command."""
-    import adbutils
-    from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
+    """Why ``serial`` on the server ``host:port`` cannot be used, or None when it runs a command.
 
-    client = adbutils.AdbClient(host=host, port=port, socket_timeout=timeout)
+    Plain sockets with a deadline on every read: a server that accepts connections and never answers
+    (a stopped process still completes TCP handshakes) must cost ``timeout``, not hang the session.
+    """
+    deadline = time.monotonic() + timeout
     try:
-        state = client.device(serial).get_state()
-        if state != "device":
-            return f"the device is {state!r}, not online"
-        out = client.device(serial).shell("echo artemis-ok", timeout=timeout)
-    except AdbTimeout:
+        with _connect(host, port, deadline) as sock:
+            refused = _ask(sock, f"host:transport:{serial}", deadline)
+            if refused is not None:
+                if "not found" in refused:
+                    return _not_attached(host, port, serial, deadline)
+                return f"the device is not usable ({refused})"
+            refused = _ask(sock, "shell:echo artemis-ok", deadline)
+            if refused is not None:
+                return f"the device refused a command ({refused})"
+            out = _read_to_end(sock, deadline)
+    except TimeoutError:
         return f"the adb server gave no answer within {timeout:g}s"
-    except AdbConnectionError as exc:
-        return (f"cannot reach the adb server at {host}:{port} ({_first_line(exc)}): start it with "
+    except OSError as exc:
+        return (f"cannot reach the adb server at {host}:{port} ({exc.strerror or exc}): start it with "
                 "`adb start-server`, or fix the server in --artemis-device / --artemis-adb-server")
-    except AdbError as exc:
-        if "not found" in str(exc):
-            return _not_attached(client, host, port, serial)
-        return _first_line(exc) or type(exc).__name__
-    except (OSError, EOFError) as exc:
-        return f"the connection failed ({type(exc).__name__}: {_first_line(exc)})"
-    if "artemis-ok" not in str(out):
-        return f"the device did not run a command (answered {str(out)[:60]!r})"
+    if b"artemis-ok" not in out:
+        return f"the device did not run a command (answered {out[:60]!r})"
     return None
+
+
+def _connect(host: str, port: int, deadline: float) -> socket.socket:
+    sock = socket.create_connection((host, port), timeout=_left(deadline))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def _left(deadline: float) -> float:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError
+    return left
+
+
+def _recv(sock: socket.socket, size: int, deadline: float) -> bytes:
+    data = b""
+    while len(data) < size:
+        sock.settimeout(_left(deadline))
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            raise ConnectionResetError("the adb server closed the connection")
+        data += chunk
+    return data
+
+
+def _ask(sock: socket.socket, request: str, deadline: float) -> str | None:
+    """Send one smart-socket request; None on OKAY, else the server's FAIL text."""
+    sock.sendall(f"{len(request):04x}{request}".encode())
+    if _recv(sock, 4, deadline) == b"OKAY":
+        return None
+    size = int(_recv(sock, 4, deadline), 16)
+    return _recv(sock, size, deadline).decode("utf-8", "replace")
+
+
+def _read_to_end(sock: socket.socket, deadline: float) -> bytes:
+    data = b""
+    while True:
+        sock.settimeout(_left(deadline))
+        chunk = sock.recv(4096)
+        if not chunk:
+            return data
+        data += chunk
+
+
+def _not_attached(host: str, port: int, serial: str, deadline: float) -> str:
+    try:
+        with _connect(host, port, deadline) as sock:
+            _ask(sock, "host:devices", deadline)
+            listing = _recv(sock, int(_recv(sock, 4, deadline), 16), deadline).decode("utf-8", "replace")
+        attached = ", ".join(f"{s} ({st})" for s, _, st in (line.partition("\t") for line in listing.splitlines())
+                             ) or "none"
+    except OSError:
+        attached = "unknown"
+    return (f"{serial} is not attached to the adb server at {host}:{port} (attached: {attached}); check "
+            "`adb devices` and the serial")
 
 
 def problems(devices: Iterable[tuple[str, str, int, str]], timeout: float = CHECK_TIMEOUT_S) -> dict[str, str]:
@@ -47,14 +106,3 @@ def problems(devices: Iterable[tuple[str, str, int, str]], timeout: float = CHEC
         return {name: reason for name, reason in found if reason is not None}
 
 
-def _not_attached(client: object, host: str, port: int, serial: str) -> str:
-    try:
-        attached = ", ".join(f"{d.serial} ({d.state})" for d in client.list()) or "none"  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 — the listing only adds detail to the message
-        attached = "unknown"
-    return (f"{serial} is not attached to the adb server at {host}:{port} (attached: {attached}); check "
-            "`adb devices` and the serial")
-
-
-def _first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else ""
