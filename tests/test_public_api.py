@@ -18,8 +18,8 @@ REPO = Path(__file__).resolve().parents[1]
 #: The user's vocabulary (docs/getting-started.md, "The public API").
 PUBLIC = [
     "AdbDevice", "AlarmsOutput", "Artemis", "ArtemisOptions", "BatteryOutput", "Bounds", "CheckItem",
-    "CheckVerdict", "ContentOutput", "Device", "DeviceLease", "ForegroundOutput", "ItemSummary", "LeaseBackend",
-    "LeaseError", "LiteLLMModel",
+    "CheckVerdict", "ContentOutput", "Device", "DeviceLease", "ForegroundOutput", "ItemSummary",
+    "LeaseBackend", "LeaseError", "LiteLLMModel",
     "ModelSet", "NotificationsOutput", "PackagesOutput", "ProbeCheck", "ProbeKind", "ProbeOutput",
     "ProbeSpec", "PropOutput", "RunOutcome", "RunResult", "RunSettings", "ScreenView", "SettingOutput",
     "StepRecord", "Survey", "TaskResult", "TestTally", "TextOutput", "UIElement", "Unreadable", "UsageError",

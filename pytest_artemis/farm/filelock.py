@@ -45,7 +45,7 @@ class FileLockBackend:
     """Leases devices of a fixed pool with ``filelock`` (the kernel frees a dead process's locks).
 
     The locks are files on this machine: processes on one machine never share a device; runners on
-    several machines need a backend they all reach (STF, or your own through ``pytest_artemis_lease_backend``).
+    several machines need a backend they all reach (STF, or your own: ``pytest_artemis_lease_backend``).
     """
 
     renew_interval: float | None = None

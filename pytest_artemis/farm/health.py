@@ -87,15 +87,17 @@ def _not_attached(host: str, port: int, serial: str, deadline: float) -> str:
         with _connect(host, port, deadline) as sock:
             _ask(sock, "host:devices", deadline)
             listing = _recv(sock, int(_recv(sock, 4, deadline), 16), deadline).decode("utf-8", "replace")
-        attached = ", ".join(f"{s} ({st})" for s, _, st in (line.partition("\t") for line in listing.splitlines())
-                             ) or "none"
+        rows = (line.partition("\t") for line in listing.splitlines())
+        attached = ", ".join(f"{s} ({state})" for s, _, state in rows) or "none"
     except OSError:
         attached = "unknown"
     return (f"{serial} is not attached to the adb server at {host}:{port} (attached: {attached}); check "
             "`adb devices` and the serial")
 
 
-def problems(devices: Iterable[tuple[str, str, int, str]], timeout: float = CHECK_TIMEOUT_S) -> dict[str, str]:
+def problems(
+    devices: Iterable[tuple[str, str, int, str]], timeout: float = CHECK_TIMEOUT_S
+) -> dict[str, str]:
     """``name → reason`` for every ``(name, host, port, serial)`` that is not usable, checked side by side
     (a hung server costs ``timeout`` once, not once per device)."""
     listed = list(devices)

@@ -66,7 +66,8 @@ class StfFilter:
     def __str__(self) -> str:
         parts = []
         if self.sdk_min is not None:
-            sdk = str(self.sdk_min) if self.sdk_max in (None, self.sdk_min) else f"{self.sdk_min}-{self.sdk_max}"
+            high = self.sdk_max if self.sdk_max is not None else self.sdk_min
+            sdk = str(self.sdk_min) if high == self.sdk_min else f"{self.sdk_min}-{high}"
             parts.append(f"sdk={sdk}")
         if self.model is not None:
             parts.append(f"model={self.model}")

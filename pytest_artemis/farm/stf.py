@@ -11,6 +11,7 @@ message or lease carries it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import urllib.error
@@ -116,7 +117,8 @@ class StfBackend:
     name = "stf"
 
     def __init__(self, spec: StfSpec, client: StfClient, adb_host: str, adb_port: int,
-                 renew_interval: float = RENEW_INTERVAL_S, booking_timeout_ms: int = BOOKING_TIMEOUT_MS) -> None:
+                 renew_interval: float = RENEW_INTERVAL_S,
+                 booking_timeout_ms: int = BOOKING_TIMEOUT_MS) -> None:
         self.spec = spec
         self.client = client
         self.adb_host, self.adb_port = adb_host, adb_port
@@ -145,7 +147,8 @@ class StfBackend:
         except LeaseError as exc:
             raise UsageError(f"{exc}: check --artemis-stf-url") from None
         matching = [d for d in devices if self.spec.filter.accepts(d)]
-        usable = tuple(self.device_name(str(d["serial"])) for d in matching if d.get("present") and d.get("ready"))
+        ready = [d for d in matching if d.get("present") and d.get("ready")]
+        usable = tuple(self.device_name(str(d["serial"])) for d in ready)
         unusable = {self.device_name(str(d["serial"])): "not present" if not d.get("present") else "not ready"
                     for d in matching if not (d.get("present") and d.get("ready"))}
         return Survey(usable, unusable)
@@ -155,7 +158,8 @@ class StfBackend:
             return None
         for device in self.client.devices():
             serial = str(device.get("serial"))
-            if not addable(device) or not self.spec.filter.accepts(device) or self.device_name(serial) in exclude:
+            wanted = addable(device) and self.spec.filter.accepts(device)
+            if not wanted or self.device_name(serial) in exclude:
                 continue
             lease = self._book(serial, holder)
             if lease is not None:
@@ -221,16 +225,10 @@ class StfBackend:
         serial = lease.details.get("stf_serial", "")
         url = lease.details.get("connect")
         if url:
-            try:
+            with contextlib.suppress(adbutils.AdbError, OSError):  # already gone from the local server
                 adbutils.AdbClient(self.adb_host, self.adb_port, socket_timeout=5).disconnect(url)
-            except (adbutils.AdbError, OSError):
-                pass  # already gone from the local server
-            try:
+            with contextlib.suppress(StfRefused, LeaseError):
                 self.client.remote_disconnect(serial)
-            except (StfRefused, LeaseError):
-                pass
-        try:
+        with contextlib.suppress(StfRefused, LeaseError):  # not ours any more (expired, or released before)
             self.client.release(serial)
-        except (StfRefused, LeaseError):
-            pass  # not ours any more (expired, or released before)
         self._held.discard(serial)

@@ -115,7 +115,8 @@ class DeviceFarm:
         if len(usable) < workers:
             named = "; ".join(f"{n}: {r}" for n, r in self.quarantined.items()) or "none"
             raise UsageError(f"{len(usable)} usable device(s) in {backend.describe()} for {workers} "
-                             f"worker(s) (quarantined: {named}); fix or unplug them, or run fewer workers (-n)")
+                             f"worker(s) (quarantined: {named}); fix or unplug them, or run fewer workers "
+                             "(-n)")
 
     def take(self, holder: str, *, wait: float | None = None) -> DeviceLease:
         """A lease for ``holder`` (waiting up to ``--artemis-lease-timeout`` while none is free), checked
@@ -168,7 +169,8 @@ class DeviceFarm:
                 self.lease = DeviceLease.from_plain(handed)
                 self.simulated = self.lease.backend == "sim"
             else:
-                self.error = str(self.workerinput.get(WORKERINPUT_NO_LEASE) or "the controller leased no device")
+                why = self.workerinput.get(WORKERINPUT_NO_LEASE)
+                self.error = str(why or "the controller leased no device")
             return
         self.survey(1)
         try:

@@ -168,7 +168,8 @@ class SimServer:
             if phone is not None:
                 return self._device_service(sock, phone, req)
             if req.startswith(("host:transport", "host:tport:")):
-                remote = self.remote.get(req.removeprefix("host:tport:serial:").removeprefix("host:transport:"))
+                target = req.removeprefix("host:tport:serial:").removeprefix("host:transport:")
+                remote = self.remote.get(target)
                 if remote is not None:
                     return relay_transport(sock, remote, req.startswith("host:tport:"))
                 phone = self._select_transport(sock, req)

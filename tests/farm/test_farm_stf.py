@@ -34,7 +34,9 @@ def local():
         yield server
 
 
-def _run(project: Path, stf: StfDouble, local: SimServer, token: str, name: str, *args: str) -> subprocess.Popen:
+def _run(
+    project: Path, stf: StfDouble, local: SimServer, token: str, name: str, *args: str
+) -> subprocess.Popen:
     env = os.environ | {"ARTEMIS_STF_TOKEN": token}
     return subprocess.Popen(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "--artemis-device=stf:2",
@@ -53,7 +55,8 @@ def test_two_sessions_contend_for_the_devices_and_never_share_one(suite, local):
         assert overlapping_bookings(stf.log) == []
         assert stf.booked() == {}  # every booking released at the end
         assert local.remote.listing(False) == ""  # and every `adb connect` undone
-        booked = {user: {e[2] for e in stf.log if e[1] == "book" and e[3] == user} for user in TOKENS.values()}
+        booked = {user: {e[2] for e in stf.log if e[1] == "book" and e[3] == user}
+                  for user in TOKENS.values()}
         assert sum(len(serials) for serials in booked.values()) >= 4  # 4 workers, 3 devices: one waited
     for name, user in zip(("a", "b"), TOKENS.values(), strict=True):
         cases = parse_junit(suite.path / f"{name}.xml")
@@ -80,7 +83,8 @@ def test_a_killed_worker_s_booking_is_released(suite, local):
         assert dead.result == "error" and "WorkerCrashed on device stf://127.0.0.1:" in dead.message, out
         dead_serial = dead.props["artemis.device"].rpartition("/")[2]
         events = [e[1] for e in stf.log if e[2] == dead_serial]
-        assert events[:4] == ["book", "connect", "disconnect", "release"], stf.log  # released by the controller
+        # released by the controller, which leased it
+        assert events[:4] == ["book", "connect", "disconnect", "release"], stf.log
         assert stf.booked() == {} and overlapping_bookings(stf.log) == []
         assert cases["test_thing[0]"].result is None
 

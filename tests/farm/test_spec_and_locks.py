@@ -110,7 +110,8 @@ def test_a_dead_process_frees_its_lease(tmp_path, port):
         "import os\n"
         "from pathlib import Path\n"
         "from pytest_artemis.farm.filelock import AdbSlot, FileLockBackend\n"
-        f"b = FileLockBackend([AdbSlot.on('127.0.0.1', {port}, 'emulator-5554')], root=Path({str(tmp_path)!r}))\n"
+        f"slot = AdbSlot.on('127.0.0.1', {port}, 'emulator-5554')\n"
+        f"b = FileLockBackend([slot], root=Path({str(tmp_path)!r}))\n"
         "print(b.try_acquire('gw9', frozenset()).serial, flush=True)\n"
         "os._exit(9)\n"
     )

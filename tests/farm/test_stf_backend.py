@@ -30,7 +30,10 @@ def local():
         yield server
 
 
-def _backend(stf, local, spec=StfSpec(2), token=TOKEN) -> StfBackend:
+TWO = StfSpec(2)
+
+
+def _backend(stf, local, spec=TWO, token=TOKEN) -> StfBackend:
     return StfBackend(spec, StfClient(stf.url, token), local.host, local.port, renew_interval=0.2)
 
 

@@ -154,7 +154,8 @@ def test_too_few_usable_devices_under_xdist_stop_the_controller_before_any_worke
     assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
     errors = [line for line in result.stderr.lines + result.stdout.lines if line.startswith("ERROR: ")]
     assert len(errors) == 1, result.stdout.str() + result.stderr.str()
-    assert f"1 usable device(s) in the pool {where}/emulator-5554, {where}/emulator-5999 for 2 worker(s)" in errors[0]
+    pool = f"{where}/emulator-5554, {where}/emulator-5999"
+    assert f"1 usable device(s) in the pool {pool} for 2 worker(s)" in errors[0]
     assert f"{where}/emulator-5999: emulator-5999 is not attached to the adb server at {where}" in errors[0]
     assert "bringing up nodes" not in result.stdout.str()
 
