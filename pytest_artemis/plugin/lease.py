@@ -200,16 +200,22 @@ class DeviceFarm:
                                                   probes=self._probes, name=lease.name)
         return self._devices[lease.name]
 
-    def after_device_error(self) -> str | None:
-        """After a test ended with a device error: when the device is dead, quarantine it and take another
-        free one (not under xdist, where the controller holds the leases); why this process has no device
-        left, or None."""
+    def lost(self) -> str | None:
+        """Why this process's lease could not be renewed (an expired STF booking), if it was lost."""
+        if self._renewer is None or self.lease is None:
+            return None
+        return self._renewer.lost.get(self.lease.name)
+
+    def after_device_error(self, problem: str | None = None) -> str | None:
+        """After a test ended with a device error (or its lease was lost: ``problem``): when the device is
+        dead, quarantine it and take another free one (not under xdist, where the controller holds the
+        leases); why this process has no device left, or None."""
         from pytest_artemis.farm.health import device_problem
 
         lease = self.lease
         if lease is None or self.simulated:
             return None
-        problem = device_problem(lease.host, lease.port, lease.serial)
+        problem = problem or device_problem(lease.host, lease.port, lease.serial)
         if problem is None:
             return None
         self.lease = None

@@ -33,13 +33,15 @@ def stop_taking_tests(session: pytest.Session, reason: str) -> None:
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item: pytest.Item) -> None:
     """After a test whose run ended with a device error, check the device on its own (a few seconds at
-    most, so a hung server costs one test its timeout, not every test)."""
+    most, so a hung server costs one test its timeout, not every test); a lease that could not be renewed
+    counts as a dead device."""
     farm = item.config.stash.get(farm_key, None)
     if farm is None or farm.lease is None:
         return
+    lost = farm.lost()
     infra = next((str(v) for k, v in item.user_properties if k == "artemis.infra"), "")
-    if not infra.startswith("device/"):
+    if lost is None and not infra.startswith("device/"):
         return
-    reason = farm.after_device_error()
+    reason = farm.after_device_error(lost)
     if reason is not None:
         stop_taking_tests(item.session, reason)

@@ -3,8 +3,14 @@ addresses; a dead or unusable device is quarantined and named, and never drains 
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from plugin_helpers import assert_words, run_junit
+
+from pytest_artemis.farm.backend import DeviceLease
+from pytest_artemis.farm.filelock import AdbSlot, FileLockBackend
+from pytest_artemis.sim import SimServer
 
 TESTS = '''
 import pytest
@@ -118,3 +124,38 @@ def test_a_hung_server_costs_one_test_its_timeout_not_every_test(suite, hosts, m
     assert f"artemis: {b.device()} quarantined: the adb server gave no answer within 3s" in out
     assert "its tests go to the other workers" in out
     assert _names(cases).count(b.device()) == 2  # one passed, one met the hung server: no other paid
+
+
+def _hold_the_only_device(server) -> tuple[FileLockBackend, DeviceLease]:
+    """Another runner on this machine holds the device (its lock, as a second session would)."""
+    other = FileLockBackend([AdbSlot.on(server.host, server.port, "emulator-5554")])
+    held = other.try_acquire("another-runner", frozenset())
+    assert held is not None
+    return other, held
+
+
+def test_a_lease_waits_for_a_device_another_session_holds(suite):
+    suite.makepyfile(test_farm=TESTS.format(count=2))
+    with SimServer(devices=1) as server:
+        other, held = _hold_the_only_device(server)
+        threading.Timer(2.0, other.release, args=(held,)).start()  # the other session ends
+        result, cases = run_junit(suite, f"--artemis-device={server.address}/emulator-5554",
+                                  "--artemis-lease-timeout=60")
+    assert_words(result, passed=2)
+
+
+def test_no_free_device_within_the_lease_timeout_is_one_infrastructure_error(suite):
+    suite.makepyfile(test_farm=TESTS.format(count=3))
+    with SimServer(devices=1) as server:
+        other, held = _hold_the_only_device(server)
+        try:
+            result, cases = run_junit(suite, f"--artemis-device={server.address}/emulator-5554",
+                                      "--artemis-lease-timeout=1")
+        finally:
+            other.release(held)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert_words(result, errors=1)  # the first test says why; the others do not drain as errors
+    (error,) = cases.values()
+    assert error.message.startswith("ERROR: infrastructure failure (device) LeaseError: main-")
+    assert f"no free device in the pool {server.address}/emulator-5554 within 1s" in error.message
+    result.stdout.fnmatch_lines(["*Interrupted: artemis: no usable device left: main-*"])
