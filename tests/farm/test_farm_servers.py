@@ -159,3 +159,18 @@ def test_no_free_device_within_the_lease_timeout_is_one_infrastructure_error(sui
     assert error.message.startswith("ERROR: infrastructure failure (device) LeaseError: main-")
     assert f"no free device in the pool {server.address}/emulator-5554 within 1s" in error.message
     result.stdout.fnmatch_lines(["*Interrupted: artemis: no usable device left: main-*"])
+
+
+def test_workers_with_their_own_lock_folders_still_get_different_devices(suite, hosts, tmp_path):
+    """Workers on other machines do not share lock files (here: each its own TMPDIR, as two machines
+    have); the controller leases for them, so they never take the same device."""
+    (a,) = hosts("127.0.0.2", devices=2)
+    suite.makepyfile(test_farm=TESTS.format(count=6))
+    lock_dirs = [tmp_path / "machine-1", tmp_path / "machine-2"]
+    for folder in lock_dirs:
+        folder.mkdir()
+    tx = [arg for folder in lock_dirs for arg in ("--tx", f"popen//env:TMPDIR={folder}")]
+    result, cases = run_junit(suite, *tx, "--dist=load", f"--artemis-device={a.device('emulator-5554')},"
+                              f"{a.device('emulator-5556')}", subprocess=True)
+    assert_words(result, passed=6)
+    assert set(_names(cases)) == {a.device("emulator-5554"), a.device("emulator-5556")}
