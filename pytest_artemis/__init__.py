@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         WindowFocusOutput,
     )
     from pytest_artemis.device import AdbDevice, Device, ProbeKind
+    from pytest_artemis.farm.backend import DeviceLease, LeaseBackend, LeaseError, Survey
     from pytest_artemis.models import LiteLLMModel, ModelSet
     from pytest_artemis.plugin.fixtures import configured_models
     from pytest_artemis.plugin.options import ArtemisOptions
@@ -48,6 +49,9 @@ if TYPE_CHECKING:
 # Where each public name lives. Nothing is imported until a name is used, so ``import pytest_artemis``
 # (which every plugin load does) stays cheap.
 _LAZY: dict[str, str] = {
+    "LeaseBackend": "pytest_artemis.farm.backend",
+    "LeaseError": "pytest_artemis.farm.backend",
+    "Survey": "pytest_artemis.farm.backend",
     "AdbDevice": "pytest_artemis.device",
     "AlarmsOutput": "pytest_artemis.contracts.probe_outputs",
     "Artemis": "pytest_artemis.plugin.result",
@@ -58,6 +62,7 @@ _LAZY: dict[str, str] = {
     "CheckVerdict": "pytest_artemis.contracts",
     "ContentOutput": "pytest_artemis.contracts.probe_outputs",
     "Device": "pytest_artemis.device",
+    "DeviceLease": "pytest_artemis.farm.backend",
     "ForegroundOutput": "pytest_artemis.contracts.probe_outputs",
     "ItemSummary": "pytest_artemis.contracts",
     "LiteLLMModel": "pytest_artemis.models",
@@ -98,8 +103,11 @@ __all__ = [
     "CheckVerdict",
     "ContentOutput",
     "Device",
+    "DeviceLease",
     "ForegroundOutput",
     "ItemSummary",
+    "LeaseBackend",
+    "LeaseError",
     "LiteLLMModel",
     "ModelSet",
     "NotificationsOutput",
@@ -115,6 +123,7 @@ __all__ = [
     "ScreenView",
     "SettingOutput",
     "StepRecord",
+    "Survey",
     "TaskResult",
     "TestTally",
     "TextOutput",

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from pytest_artemis.contracts import CheckVerdict, RunOutcome, StepRecord, TaskSpec
     from pytest_artemis.device.base import Device
     from pytest_artemis.device.probe_table import ProbeKind
+    from pytest_artemis.farm.backend import LeaseBackend
 
 hookspec = pytest.hookspec
 
@@ -42,10 +43,13 @@ def pytest_artemis_run_finish(item: pytest.Item, outcome: RunOutcome, artifacts:
 
 
 @hookspec(firstresult=True)
-def pytest_artemis_lease_device(config: pytest.Config, worker_id: str) -> Device | None:
-    """Lease a device for this session (process) from your own farm; return None to use the built-in
-    pool (``--artemis-device``). Called once per process, the first time a test needs a device. Release
-    it yourself, e.g. from ``pytest_unconfigure``.
+def pytest_artemis_lease_backend(config: pytest.Config) -> LeaseBackend | None:
+    """Plug in your own farm: return a ``pytest_artemis.LeaseBackend`` (or None for the built-in one that
+    ``--artemis-device`` names: file locks, or STF).
+
+    Called once, by the process that leases: the xdist controller (for every worker) or the single
+    process. The plugin acquires (waiting up to ``--artemis-lease-timeout`` while none is free), renews,
+    and releases through it, including a dead worker's lease; ``LeaseError`` is an infrastructure ERROR.
     """
 
 

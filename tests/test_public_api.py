@@ -18,10 +18,11 @@ REPO = Path(__file__).resolve().parents[1]
 #: The user's vocabulary (docs/getting-started.md, "The public API").
 PUBLIC = [
     "AdbDevice", "AlarmsOutput", "Artemis", "ArtemisOptions", "BatteryOutput", "Bounds", "CheckItem",
-    "CheckVerdict", "ContentOutput", "Device", "ForegroundOutput", "ItemSummary", "LiteLLMModel",
+    "CheckVerdict", "ContentOutput", "Device", "DeviceLease", "ForegroundOutput", "ItemSummary",
+    "LeaseBackend", "LeaseError", "LiteLLMModel",
     "ModelSet", "NotificationsOutput", "PackagesOutput", "ProbeCheck", "ProbeKind", "ProbeOutput",
     "ProbeSpec", "PropOutput", "RunOutcome", "RunResult", "RunSettings", "ScreenView", "SettingOutput",
-    "StepRecord", "TaskResult", "TestTally", "TextOutput", "UIElement", "Unreadable", "UsageError",
+    "StepRecord", "Survey", "TaskResult", "TestTally", "TextOutput", "UIElement", "Unreadable", "UsageError",
     "WindowFocusOutput", "assert_", "configured_models", "probes", "verify"
 ]
 #: Everything for offline tests (docs/testing-with-scripted-model.md).

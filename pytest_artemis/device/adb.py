@@ -81,11 +81,12 @@ class AdbDevice:
     """
 
     def __init__(self, serial: str, *, host: str = "127.0.0.1", port: int = 5037, timeout_s: float = 20.0,
-                 probes: ProbeTable | None = None) -> None:
+                 probes: ProbeTable | None = None, name: str | None = None) -> None:
         self._serial = serial
+        self._name = name or f"{host}:{port}/{serial}"
         self._timeout = timeout_s
         self._client = adbutils.AdbClient(host=host, port=port, socket_timeout=timeout_s)
-        self._wire = AdbWire(self._client, serial)
+        self._wire = AdbWire(self._client, serial, self._name)
         self._exec = True
         self._probe_table = probes if probes is not None else builtin_probes()
         # One dump file per device: concurrent hierarchy() calls must not remove each other's file.
@@ -96,12 +97,17 @@ class AdbDevice:
         return self._serial
 
     @property
+    def name(self) -> str:
+        """``HOST:PORT/SERIAL`` (or the name the farm gave it): the device in reports and messages."""
+        return self._name
+
+    @property
     def probe_table(self) -> ProbeTable:
         """The probe kinds this device runs (the session's table: built-ins and plugin kinds)."""
         return self._probe_table
 
     def __repr__(self) -> str:
-        return f"AdbDevice({self._serial!r}, {self._client.host}:{self._client.port})"
+        return f"AdbDevice({self._name!r})"
 
     @contextmanager
     def _errors(self, what: str) -> Iterator[None]:
@@ -111,16 +117,16 @@ class AdbDevice:
         except DeviceError:
             raise
         except (AdbTimeout, TimeoutError) as exc:
-            raise DeviceTimeout(f"{self._serial}: {what}: no answer within {self._timeout:g}s") from exc
+            raise DeviceTimeout(f"{self._name}: {what}: no answer within {self._timeout:g}s") from exc
         except AdbConnectionError as exc:
-            raise DeviceUnavailable(f"{self._serial}: adb server unreachable: {exc}") from exc
+            raise DeviceUnavailable(f"{self._name}: adb server unreachable: {exc}") from exc
         except AdbError as exc:
             message = str(exc)
             if any(word in message.lower() for word in _UNAVAILABLE):
-                raise DeviceUnavailable(f"{self._serial}: {message}") from exc
-            raise DeviceCommandFailed(f"{self._serial}: {what}: {message}", command=what) from exc
+                raise DeviceUnavailable(f"{self._name}: {message}") from exc
+            raise DeviceCommandFailed(f"{self._name}: {what}: {message}", command=what) from exc
         except (OSError, EOFError) as exc:
-            raise DeviceUnavailable(f"{self._serial}: connection lost during {what}: {exc}") from exc
+            raise DeviceUnavailable(f"{self._name}: connection lost during {what}: {exc}") from exc
 
     def _stream(self, command: str, timeout: float | None) -> tuple[bytes, bool]:
         """Everything a command line prints (stdout and stderr merged) and whether a pty shell carried it."""
@@ -141,7 +147,7 @@ class AdbDevice:
         out, pty = self._stream(line, timeout)
         at = out.rfind(_EXIT_MARK)
         if at < 0:
-            raise DeviceCommandFailed(f"{self._serial}: {command}: output ended without an exit status",
+            raise DeviceCommandFailed(f"{self._name}: {command}: output ended without an exit status",
                                       command=command, output=out[-500:].decode(errors="replace"))
         status, _, tail = out[at + len(_EXIT_MARK):].partition(b"\n")
         try:
@@ -160,7 +166,7 @@ class AdbDevice:
         out, code = self.run(argv, timeout=timeout)
         text = out.decode("utf-8", errors="replace")
         if code != 0:
-            raise DeviceCommandFailed(f"{self._serial}: `{_quote(argv)}` exited {code}: {text.strip()[:500]}",
+            raise DeviceCommandFailed(f"{self._name}: `{_quote(argv)}` exited {code}: {text.strip()[:500]}",
                                       command=_quote(argv), output=text, exit_code=code)
         return text
 
@@ -170,7 +176,7 @@ class AdbDevice:
         ran = self._run(_SCREENCAP, then=_SCREENCAP_THEN)
         if ran.code != 0:
             text = (ran.tail or ran.out[:500]).decode("utf-8", errors="replace").strip()[:500]
-            raise DeviceCommandFailed(f"{self._serial}: `screencap -p` exited {ran.code}: {text}",
+            raise DeviceCommandFailed(f"{self._name}: `screencap -p` exited {ran.code}: {text}",
                                       command="screencap -p", output=text, exit_code=ran.code)
         try:
             return verified_png(ran.out)
@@ -179,7 +185,7 @@ class AdbDevice:
             if ran.pty and b"\r\n" in ran.out:
                 with contextlib.suppress(DeviceCommandFailed):
                     return verified_png(ran.out.replace(b"\r\n", b"\n"))
-            raise DeviceCommandFailed(f"{self._serial}: {exc}", command=exc.command,
+            raise DeviceCommandFailed(f"{self._name}: {exc}", command=exc.command,
                                       output=exc.output) from exc
 
     def screenshot(self) -> Capture:
@@ -198,7 +204,7 @@ class AdbDevice:
             start = text.find("<hierarchy")
         if ran.code != 0 or start < 0 or end < start:
             message = text.strip().replace(_UIDUMP, "<dump>")[:300]
-            raise DeviceCommandFailed(f"{self._serial}: uiautomator dump failed: {message}",
+            raise DeviceCommandFailed(f"{self._name}: uiautomator dump failed: {message}",
                                       command="uiautomator dump", output=text[:500])
         xml = text[start:end + len(_XML_END)]
         if ran.pty:
@@ -206,7 +212,7 @@ class AdbDevice:
         try:
             return Hierarchy(xml=xml, elements=parse_hierarchy(xml))
         except HierarchyParseError as exc:
-            raise DeviceCommandFailed(f"{self._serial}: unreadable hierarchy: {exc}",
+            raise DeviceCommandFailed(f"{self._name}: unreadable hierarchy: {exc}",
                                       command="uiautomator dump", output=xml[:300]) from exc
 
     def hierarchy(self) -> Hierarchy:
@@ -261,7 +267,7 @@ class AdbDevice:
         else:
             out = self.check(["monkey", "-p", package, "-c", "android.intent.category.LAUNCHER", "1"])
         if "Error" in out or "No activities found" in out or "aborted" in out:
-            raise DeviceCommandFailed(f"{self._serial}: cannot launch {package}: {out.strip()[:300]}",
+            raise DeviceCommandFailed(f"{self._name}: cannot launch {package}: {out.strip()[:300]}",
                                       command="launch", output=out)
 
     def stop(self, package: str) -> None:
@@ -278,7 +284,7 @@ class AdbDevice:
             return
         _, code = self.run(["simctl", "reset"])
         if code != 0:
-            raise UsageError(f"{self._serial} has no full reset (only the simulated phone has one): use "
+            raise UsageError(f"{self._name} has no full reset (only the simulated phone has one): use "
                              "reset='app' (the goal's app data cleared) or reset='none'")
 
     def current_app(self) -> str:
@@ -310,7 +316,7 @@ class AdbDevice:
                  for m in _SIZE.finditer(self.check(["wm", "size"]))}
         size = sizes.get("Override") or sizes.get("Physical")
         if size is None:
-            raise DeviceCommandFailed(f"{self._serial}: `wm size` printed no size", command="wm size")
+            raise DeviceCommandFailed(f"{self._name}: `wm size` printed no size", command="wm size")
         return DeviceInfo(serial=self._serial, model=model, sdk=int(sdk) if sdk.isdigit() else 0,
                           width=size[0], height=size[1])
 

@@ -61,7 +61,14 @@ class Device(Protocol):
     """The only way the engine touches a phone: blocking calls, each bounded by a timeout."""
 
     @property
-    def serial(self) -> str: ...
+    def serial(self) -> str:
+        """The serial on the device's adb server (what ``adb -s`` takes)."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """How reports and messages name the device: unique across a farm (``HOST:PORT/SERIAL`` for adb)."""
+        ...
 
     @property
     def probe_table(self) -> ProbeTable:

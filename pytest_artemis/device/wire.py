@@ -26,9 +26,10 @@ class AdbWire:
     already closed its side, so there is nothing left to flush.
     """
 
-    def __init__(self, client: adbutils.AdbClient, serial: str) -> None:
+    def __init__(self, client: adbutils.AdbClient, serial: str, name: str) -> None:
         self._client = client
         self._serial = serial
+        self._name = name
 
     def open(self, service: str, budget: float) -> AdbConnection:
         """A connection on which ``service`` was accepted (ServiceRefused when it was not)."""
@@ -58,12 +59,12 @@ class AdbWire:
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise DeviceTimeout(f"{self._serial}: {service}: no end within {budget:g}s")
+                    raise DeviceTimeout(f"{self._name}: {service}: no end within {budget:g}s")
                 conn.conn.settimeout(remaining)
                 try:
                     chunk = conn.conn.recv(1 << 20)
                 except TimeoutError as exc:
-                    raise DeviceTimeout(f"{self._serial}: {service}: no end within {budget:g}s") from exc
+                    raise DeviceTimeout(f"{self._name}: {service}: no end within {budget:g}s") from exc
                 if not chunk:
                     return bytes(chunks)
                 chunks += chunk

@@ -212,7 +212,7 @@ def _close(
     outcome = RunOutcome(
         run_id=svc.run_id, execution=execution, task=task, tests=tests, usage=run.usage,
         steps=len(run.steps), stop_reason=run_stop(run, execution, infra, reason).text,
-        device=svc.device.serial,
+        device=svc.device.name,
         started_at=run.started_at, finished_at=time.time(), infra=infra,
     )
     if not svc.journal.closed:

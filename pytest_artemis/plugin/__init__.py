@@ -18,7 +18,7 @@ skip_assertion_rewriting()  # before the parts below are imported: they load as 
 
 import pytest
 
-from . import collection, fixtures, ordering, preflight, redaction, rulings, simfaults, timeout
+from . import collection, fixtures, ordering, preflight, quarantine, redaction, rulings, simfaults, timeout
 from .junit_xml import JunitShaper
 from .options import ArtemisOptions, add_options, options_key, resolve_config
 from .replay_summary import ReplaySummary
@@ -42,6 +42,7 @@ _PARTS = (
     (preflight, "artemis.preflight"),
     (redaction, "artemis.redaction"),
     (ordering, "artemis.ordering"),
+    (quarantine, "artemis.quarantine"),
 )
 _SUB_PLUGINS = (*(name for _, name in _PARTS), "artemis.reports", "artemis.junit", "artemis.summary",
                 "artemis.replay", "artemis.xdist")

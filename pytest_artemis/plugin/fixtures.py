@@ -23,22 +23,21 @@ if TYPE_CHECKING:
 
 
 @pytest.fixture(scope="session")
-def artemis_device(pytestconfig: pytest.Config) -> Device:
+def artemis_device(request: pytest.FixtureRequest, pytestconfig: pytest.Config) -> Device:
     """The device this process leased for the whole session (``--artemis-device``, or a farm plugin's
-    ``pytest_artemis_lease_device``). With ``sim``/``sim:N`` the simulated phones are started here (or
-    once by the xdist controller) and stopped at the end of the session."""
+    ``pytest_artemis_lease_backend``), taken before the first test. With ``sim``/``sim:N`` the simulated
+    phones are started by the session (or once by the xdist controller) and stopped at its end. When the
+    device dies and is quarantined, the same handle goes on with the device that replaces it."""
     from pytest_artemis.contracts import UsageError
+    from pytest_artemis.farm.backend import LeaseError
 
-    from .lease import LeaseError, worker_id
+    from .quarantine import stop_taking_tests
 
-    hook = pytestconfig.hook
-    leased = hook.pytest_artemis_lease_device(config=pytestconfig, worker_id=worker_id(pytestconfig))
-    if leased is not None:
-        return leased
     try:
         return farm_of(pytestconfig).device(probes=probe_table_of(pytestconfig))
     except LeaseError as exc:
-        pytest.fail(f"ERROR: infrastructure failure (device) {type(exc).__name__}: {exc}", pytrace=False)
+        stop_taking_tests(request.session, str(exc))
+        pytest.fail(f"ERROR: infrastructure failure (device) LeaseError: {exc}", pytrace=False)
     except UsageError as exc:
         pytest.fail(f"ERROR: {exc}", pytrace=False)
 
@@ -129,7 +128,7 @@ def artemis(
 
     item = request.node
     options = request.config.stash[options_key]
-    set_properties(item, {"artemis.device": artemis_device.serial})
+    set_properties(item, {"artemis.device": artemis_device.name})
     try:
         settings = item_settings(artemis_settings, settings_marks(item))
         spec = item_spec(item)  # collection checked the marker rules; the typed spec is built here

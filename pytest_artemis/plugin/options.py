@@ -45,10 +45,18 @@ class OptionDef(NamedTuple):
 
 
 OPTIONS: tuple[OptionDef, ...] = (
-    OptionDef("device", "Device(s) to run on: a serial, a comma list (a pool for -n), `sim` or `sim:N` "
-              "(the built-in simulated phone, N devices).", metavar="SPEC"),
-    OptionDef("adb_server", "ADB server to reach real devices through (remote farms).",
+    OptionDef("device", "Device(s) to run on: a serial, a comma list (a pool for -n) whose entries may "
+              "name their adb server (`HOST:PORT/SERIAL`), `sim` or `sim:N` (the built-in simulated phone, "
+              "N devices), or `stf:N[?sdk=33&model=Pixel*]` (N devices booked from DeviceFarmer STF).",
+              metavar="SPEC"),
+    OptionDef("adb_server", "ADB server of the bare serials in --artemis-device (entries written "
+              "HOST:PORT/SERIAL name their own), and the local server STF devices are connected to.",
               default="127.0.0.1:5037", metavar="HOST:PORT"),
+    OptionDef("stf_url", "DeviceFarmer STF to book devices from with --artemis-device=stf:N (the access "
+              "token is read from ARTEMIS_STF_TOKEN only).", metavar="URL"),
+    OptionDef("lease_timeout", "Seconds to wait for a free device while every usable one is leased by "
+              "another session; then the lease fails (an infrastructure ERROR).", kind="float",
+              default=60.0),
     OptionDef("model", "litellm model for every role, e.g. `openai/gpt-4o`.", metavar="MODEL"),
     OptionDef("planner_model", "Model for the planner role (overrides --artemis-model).", metavar="MODEL"),
     OptionDef("operator_model", "Model for the operator role (overrides --artemis-model).", metavar="MODEL"),
@@ -140,6 +148,8 @@ class ArtemisOptions:
 
     device: str | None
     adb_server: str
+    stf_url: str | None
+    lease_timeout: float
     model: str | None
     planner_model: str | None
     operator_model: str | None
@@ -281,6 +291,8 @@ def _check_values(values: Mapping[str, OptionValue]) -> None:
     for name, least in _AT_LEAST.items():
         if int(values[name] or 0) < least:
             raise pytest.UsageError(f"--artemis-{name.replace('_', '-')} must be at least {least}")
+    if float(values["lease_timeout"] or 0) < 0:
+        raise pytest.UsageError("--artemis-lease-timeout must be 0 or more")
     for name in ("check_timeout", "settle_timeout", "time_budget", *TIMEOUTS):
         value = values[name]
         if value is not None and float(value) <= 0:

@@ -1,13 +1,14 @@
 """Session-start checks: every setup mistake that can be found before the first test is one usage error
 (exit code 4) naming the fix, instead of one ERROR per test.
 
-At configure time (no I/O; under xdist too): the device spec (``sim:0``, a malformed serial, a serial
+At configure time (no I/O; under xdist too): the device spec (``sim:0``, a malformed entry, a device
 listed twice), the adb server address and the model settings' form. After collection, only when a
 collected test uses the ``artemis`` fixture: the artifacts directory is writable; the configured OCR
-engine is installed; a device is configured, every listed serial is attached to the adb server and
-online, and there is a device for every xdist worker (unless a conftest or plugin provides the device);
-a model is configured (unless the ``artemis_model`` fixture is overridden); and each configured litellm
-model is allowed, routable and has its provider's API key (litellm is imported only then). Under
+engine is installed; a device is configured, each device is checked on its own (unusable ones are
+quarantined; a usage error only when fewer remain than workers) and the lease is taken (unless a conftest
+provides the device; under xdist the controller did this at session start); a model is configured (unless
+the ``artemis_model`` fixture is overridden); and each configured litellm model is allowed, routable and has
+its provider's API key (litellm is imported only then). Under
 xdist every worker runs these checks after its collection; a failure is one collection error of the
 session (shown once), no test runs, and the exit code is 4 as without xdist.
 """
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import tempfile
 
 import pytest
@@ -24,7 +24,6 @@ import pytest
 from .options import ArtemisOptions, options_key
 
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/+-]*")
-_ADB_TIMEOUT_S = 5.0
 USAGE_ERROR_ATTR = "artemis_usage_error"
 """Attribute marking a worker's collection report as a failed session-start check."""
 
@@ -45,17 +44,19 @@ def check_options(options: ArtemisOptions) -> None:
 
 def _check_devices_spec(options: ArtemisOptions) -> None:
     from pytest_artemis.contracts import UsageError
-
-    from .lease import parse_adb_server, parse_device_option
+    from pytest_artemis.farm.address import parse_server
+    from pytest_artemis.farm.spec import AdbSpec, parse_device_spec
 
     try:
         if options.device is not None:
-            _, serials = parse_device_option(options.device)
-            twice = sorted({s for s in serials if serials.count(s) > 1})
-            if twice:
-                raise UsageError(f"--artemis-device={options.device}: {', '.join(twice)} listed twice "
-                                 "(each device can be leased once: list every serial once)")
-        parse_adb_server(options.adb_server)
+            spec = parse_device_spec(options.device, options.adb_server)
+            if isinstance(spec, AdbSpec):
+                names = [f"{e.host}:{e.port}/{e.serial}" for e in spec.entries]
+                twice = sorted({n for n in names if names.count(n) > 1})
+                if twice:
+                    raise UsageError(f"--artemis-device={options.device}: {', '.join(twice)} listed twice "
+                                     "(each device can be leased once: list every device once)")
+        parse_server(options.adb_server)
     except UsageError as exc:
         raise pytest.UsageError(str(exc)) from None
 
@@ -67,44 +68,21 @@ def _ours(item: pytest.Item, fixture: str) -> bool:
 
 
 def check_device(config: pytest.Config, options: ArtemisOptions) -> None:
-    """A device is configured and every listed serial is attached and online."""
+    """A device is configured; without xdist, every device is checked on its own (unusable ones are
+    quarantined) and this process's lease is taken, before the first test. Under xdist the controller
+    did both for its workers before starting them."""
     from pytest_artemis.contracts import UsageError
+    from pytest_artemis.farm.spec import parse_device_spec
 
-    from .lease import parse_adb_server, parse_device_option
+    from .state import farm_of
 
-    if config.hook.pytest_artemis_lease_device.get_hookimpls():
-        return  # a farm plugin leases the devices
+    plugged = bool(config.hook.pytest_artemis_lease_backend.get_hookimpls())
     try:
-        sim_count, serials = parse_device_option(options.device)
+        if not plugged:
+            parse_device_spec(options.device, options.adb_server)
+        farm_of(config).start()
     except UsageError as exc:
         raise pytest.UsageError(str(exc)) from None
-    if sim_count:
-        return
-    host, port = parse_adb_server(options.adb_server)
-    where = f"the adb server at {host}:{port}"
-    fix = ("start it with `adb start-server`, or point --artemis-adb-server=HOST:PORT at your farm's server "
-           "(or use --artemis-device=sim)")
-    try:
-        # A plain connection first: adbutils answers a refused one by running `adb start-server`, which
-        # would leave a daemon running after the session (and on 127.0.0.1:5037 even for a remote farm).
-        socket.create_connection((host, port), timeout=_ADB_TIMEOUT_S).close()
-    except OSError as exc:
-        raise pytest.UsageError(f"cannot reach {where} ({type(exc).__name__}: {exc}): {fix}") from None
-    import adbutils
-
-    try:
-        attached = {d.serial: d.state for d in adbutils.AdbClient(host, port, _ADB_TIMEOUT_S).list()}
-    except Exception as exc:  # noqa: BLE001 — adbutils raises assorted socket/protocol errors
-        raise pytest.UsageError(f"cannot reach {where} ({type(exc).__name__}: {exc}): {fix}") from None
-    for serial in serials:
-        state = attached.get(serial)
-        if state is None:
-            listed = ", ".join(f"{s} ({st})" for s, st in sorted(attached.items())) or "none"
-            raise pytest.UsageError(f"--artemis-device: {serial} is not attached to {where} (attached: "
-                                    f"{listed}); check `adb devices` and the serial")
-        if state != "device":
-            raise pytest.UsageError(f"--artemis-device: {serial} is {state!r} on {where}, not online: "
-                                    "reconnect it (and accept the USB debugging prompt if unauthorized)")
 
 
 def check_artifacts(options: ArtemisOptions) -> None:
@@ -155,24 +133,6 @@ def check_ocr(options: ArtemisOptions) -> None:
     if missing is not None:
         raise pytest.UsageError(f"{_origin(options, 'ocr')}: OCR is configured but its extra is not "
                                 f"installed ({missing}), or set --artemis-ocr=none")
-
-
-def check_workers(config: pytest.Config) -> None:
-    """On an xdist worker: the pool has a device for every worker (each leases one for the session)."""
-    workerinput = getattr(config, "workerinput", None)
-    if workerinput is None or config.hook.pytest_artemis_lease_device.get_hookimpls():
-        return
-    from .state import farm_of
-
-    workers = int(workerinput.get("workercount", 1))
-    pool = farm_of(config).pool()
-    if workers > len(pool.serials):
-        spec = config.stash[options_key].device
-        raise pytest.UsageError(
-            f"-n {workers} starts {workers} xdist workers but --artemis-device={spec} gives "
-            f"{len(pool.serials)} device{'s' if len(pool.serials) != 1 else ''}: each worker leases one "
-            f"device for the whole session; give a device per worker (e.g. --artemis-device=sim:{workers}, "
-            f"or {workers} serials) or start fewer workers (-n {len(pool.serials)})")
 
 
 _MODEL_OPTIONS = ("model", "planner_model", "operator_model", "checker_model")
@@ -229,7 +189,6 @@ def _run_checks(session: pytest.Session, items: list[pytest.Item]) -> None:
     check_ocr(options)
     if any(_ours(i, "artemis_device") for i in items):
         check_device(session.config, options)
-        check_workers(session.config)
     if any(_ours(i, "artemis_model") for i in items):
         check_model(options)
     check_litellm(options)  # also for an artemis_model override: it may use configured_models()

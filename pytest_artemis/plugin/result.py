@@ -97,4 +97,4 @@ class Artemis:
 
     def __repr__(self) -> str:
         word = self.last.word if self.last else "no run"
-        return f"<artemis {self._item.nodeid} on {self.device.serial}: {word}>"
+        return f"<artemis {self._item.nodeid} on {self.device.name}: {word}>"

@@ -115,7 +115,8 @@ def _error_message(outcome: RunOutcome) -> str:
     if outcome.infra is not None:
         infra = outcome.infra
         trace = f"\n{infra.traceback.rstrip()}" if infra.traceback else ""
-        head = f"ERROR: infrastructure failure ({infra.kind}) {infra.error_class}{device}: {infra.message}"
+        message = infra.message.removeprefix(f"{outcome.device}: ") if outcome.device else infra.message
+        head = f"ERROR: infrastructure failure ({infra.kind}) {infra.error_class}{device}: {message}"
         return head + trace
     reason = outcome.stop_reason or "no reason recorded"
     return f"ERROR: run {outcome.execution}{device}: {reason}"

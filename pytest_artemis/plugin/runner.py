@@ -97,7 +97,7 @@ def _header(spec: TaskSpec, device: Device, models: ModelSet, config: RunConfig)
 
     run_id = f"{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:8]}"
     return RunHeader(
-        run_id=run_id, goal=spec.goal, test_id=spec.test_id, app=spec.app, device=device.serial,
+        run_id=run_id, goal=spec.goal, test_id=spec.test_id, app=spec.app, device=device.name,
         checks=spec.checks,
         models={"planner": models.planner.name, "operator": models.operator.name,
                 "checker": models.checker.name},
@@ -136,7 +136,7 @@ def run_for_item(
     if settings.reset != "none":
         journal.append_event("device_reset", scope=settings.reset, app=spec.app)
     progress = Progress(item.config, redactor.redact)
-    progress.start(spec, device.serial)
+    progress.start(spec, device.name)
     observer = PluginObserver(item, progress, spec, device, journal.dir)
     replay = _replay(settings, options, item.nodeid, spec.goal, redactor)
     ocr = _ocr(options, item.config, redactor)
@@ -203,7 +203,7 @@ def _reset(device: Device, scope: Literal["none", "app", "full"], app: str | Non
     try:
         device.reset(scope, app)
     except ArtemisError as exc:
-        raise ArtemisOutcome(f"ERROR: device reset ({scope}) on {device.serial} failed: {exc}",
+        raise ArtemisOutcome(f"ERROR: device reset ({scope}) on {device.name} failed: {exc}",
                              pytrace=False) from None
 
 

@@ -57,9 +57,10 @@ class SimFaults:
 def artemis_sim_faults(request: pytest.FixtureRequest) -> Iterator[SimFaults]:
     """Fault injection on the leased simulated phone (``--artemis-device=sim``); cleared after the test."""
     farm = farm_of(request.config)
-    held = farm.lease()
-    if not held.pool.simulated:
+    farm.start()
+    held = farm.lease
+    if held is None or not farm.simulated:
         pytest.fail("artemis_sim_faults needs the simulated phone (--artemis-device=sim)", pytrace=False)
-    faults = SimFaults(held.pool.host, held.pool.port, held.serial)
+    faults = SimFaults(held.host, held.port, held.serial)
     yield faults
     faults.clear()

@@ -53,9 +53,8 @@ def probe_table_of(config: pytest.Config) -> ProbeTable:
 def farm_of(config: pytest.Config) -> DeviceFarm:
     """This process's device farm (nothing is started or leased until a test asks for a device)."""
     if farm_key not in config.stash:
-        from .lease import DeviceFarm, worker_id
+        from .lease import DeviceFarm
 
-        config.stash[farm_key] = DeviceFarm(config.stash[options_key], getattr(config, "workerinput", None),
-                                            worker_id(config))
+        config.stash[farm_key] = DeviceFarm(config)
     return config.stash[farm_key]
 

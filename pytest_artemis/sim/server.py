@@ -8,7 +8,8 @@ client only ever gets ``FAIL`` and a closed socket.  Host services answered:
 ``host:tport:serial:S|any``, ``host:transport-id:N``, ``host-serial:S:…``
 (features, get-state, get-serialno, get-devpath, wait-for-*, forward,
 killforward, list-forward), ``host:list-forward``, ``host:killforward-all``,
-``host:connect``, ``host:disconnect`` and ``host:kill`` (answers, keeps serving).
+``host:connect`` / ``host:disconnect`` (another simulated server with one phone,
+relayed: ``remote.py``) and ``host:kill`` (answers, keeps serving).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from functools import partial
 
 from .phone import SimPhone
 from .protocol import ProtocolError, block, finish, read_request, send_fail, serve_shell, serve_sync
+from .remote import RemotePhones, relay_query, relay_transport
 
 FEATURES = ("shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,apex,abb,fixed_push_symlink_timestamp,"
             "abb_exec,remount_shell,track_app")
@@ -48,6 +50,8 @@ class SimServer:
         self._changed = threading.Condition()
         self._generation = 0
         self._forwards: list[tuple[str, str, str]] = []
+        self.remote = RemotePhones(first_transport_id=devices + 1)
+        """Endpoints reached with ``adb connect`` (``host:connect:HOST:PORT``), listed with the phones."""
         self.requests: deque[str] = deque(maxlen=1000)
         """The last 1000 smart-socket requests (host and device services), oldest first: what clients
         asked for, e.g. to count a client's round trips."""
@@ -164,6 +168,10 @@ class SimServer:
             if phone is not None:
                 return self._device_service(sock, phone, req)
             if req.startswith(("host:transport", "host:tport:")):
+                target = req.removeprefix("host:tport:serial:").removeprefix("host:transport:")
+                remote = self.remote.get(target)
+                if remote is not None:
+                    return relay_transport(sock, remote, req.startswith("host:tport:"))
                 phone = self._select_transport(sock, req)
                 if phone is None:
                     return
@@ -240,11 +248,13 @@ class SimServer:
                              f"transport_id:{phone.transport_id}\n")
             else:
                 lines.append(f"{serial}\t{state}\n")
-        return "".join(lines)
+        return "".join(lines) + self.remote.listing(extended)
 
     def _host_service(self, sock: socket.socket, req: str) -> None:
         prefix, _, rest = req.partition(":")
         phone, error = None, ""
+        if prefix == "host-serial" and (remote := self.remote.prefixed(rest)) is not None:
+            return relay_query(sock, remote, rest[len(remote.address) + 1:])
         if prefix == "host-serial":
             serial = next((s for s in self.phones if rest.startswith(s + ":")), None)
             if serial is None:
@@ -269,9 +279,9 @@ class SimServer:
         elif cmd == "kill":
             sock.sendall(b"OKAY")
         elif cmd.startswith("connect:"):
-            sock.sendall(b"OKAY" + block(f"failed to connect to '{cmd[8:]}': simulator"))
+            sock.sendall(b"OKAY" + block(self.remote.connect(cmd[8:])))
         elif cmd.startswith("disconnect:"):
-            sock.sendall(b"OKAY" + block(f"error: no such device '{cmd[11:]}'"))
+            sock.sendall(b"OKAY" + block(self.remote.disconnect(cmd[11:])))
         elif cmd == "list-forward":
             lines = "".join(f"{s} {a} {b}\n" for s, a, b in self._forwards
                             if phone is None or s == phone.serial)

@@ -38,6 +38,7 @@ class FakePhone:
     """
 
     serial = "fake-0"
+    name = "fake-0"  # how reports name it (an adb device: HOST:PORT/SERIAL)
 
     def __init__(self, **settings: str) -> None:
         self.settings = {"wifi_on": "0", "bluetooth_on": "0", **settings}

@@ -70,4 +70,5 @@ def artemis_device(artemis_device):
     result, cases = run_junit(suite, "--artemis-device=sim", "--artemis-reset=full")
     assert_words(result, errors=1)
     message = cases["test_one"].message
-    assert "device reset (full) on emulator-5554 failed: this phone has no full reset" in message
+    assert "/emulator-5554 failed: this phone has no full reset" in message
+    assert "device reset (full) on 127.0.0.1:" in message  # the server is part of the device's name

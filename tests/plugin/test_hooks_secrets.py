@@ -35,16 +35,50 @@ def pytest_sessionfinish(session):
 
 FARM_CONFTEST = '''
 import pytest
-from pytest_artemis.device import AdbDevice
+from pytest_artemis import DeviceLease, Survey
 from pytest_artemis.sim import SimServer
 
 SERVER = SimServer(devices=1, seed=3)
 
 
-def pytest_artemis_lease_device(config, worker_id):
+class OneDeviceFarm:
+    """A farm of one: leases the simulated phone, records every call (a user's own backend)."""
+
+    renew_interval = None
+
+    def __init__(self):
+        self.free = True
+
+    def describe(self):
+        return "my farm"
+
+    def survey(self):
+        return Survey((f"{SERVER.address}/{SERVER.serials[0]}",))
+
+    def try_acquire(self, holder, exclude):
+        if not self.free:
+            return None
+        self.free = False
+        CALLS.append("acquire")
+        return DeviceLease(f"myfarm/{SERVER.serials[0]}", SERVER.host, SERVER.port, SERVER.serials[0],
+                           holder, "myfarm")
+
+    def renew(self, lease):
+        pass
+
+    def release(self, lease):
+        self.free = True
+        CALLS.append("release")
+
+
+CALLS = []
+
+
+def pytest_artemis_lease_backend(config):
     SERVER.start()
     config.add_cleanup(SERVER.stop)
-    return AdbDevice(SERVER.serials[0], host=SERVER.host, port=SERVER.port)
+    config.add_cleanup(lambda: open("calls.txt", "w").write(",".join(CALLS)))
+    return OneDeviceFarm()
 '''
 
 
@@ -79,10 +113,11 @@ def test_a_farm_plugin_leases_the_device(suite):
         def test_on_farm(artemis):
             assert artemis.device.serial == "emulator-5554"
     ''')
-    # No --artemis-device: the hook's device is used, the built-in pool is never asked.
+    # No --artemis-device: the hook's backend is used; the plugin acquires and releases through it.
     result, cases = run_junit(suite)
     result.assert_outcomes(passed=1)
-    assert cases["test_on_farm"].props["artemis.device"] == "emulator-5554"
+    assert cases["test_on_farm"].props["artemis.device"] == "myfarm/emulator-5554"
+    assert suite.path.joinpath("calls.txt").read_text() == "acquire,release"
 
 
 def test_the_api_key_reaches_no_report_junit_terminal_or_artifact(suite, monkeypatch):

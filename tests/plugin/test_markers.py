@@ -235,24 +235,24 @@ TYPOS = '''
 import pytest
 
 
-@pytest.mark.goal("Do the thing")
+@pytest.mark.goal("Turn on Bluetooth")
 @pytest.mark.verfy("FAIL: the thing is done")
 def test_verfy(artemis):
     pass
 
 
-@pytest.mark.goals("Do the thing")
+@pytest.mark.goals("Turn on Bluetooth")
 def test_goals(artemis):
     pass
 
 
-@pytest.mark.goal("Do the thing")
+@pytest.mark.goal("Turn on Bluetooth")
 @pytest.mark.asert("FAIL: a toast appears")
 def test_asert(artemis):
     pass
 
 
-@pytest.mark.goal("Do the thing")
+@pytest.mark.goal("Turn on Bluetooth")
 @pytest.mark.artemis_(max_steps=3)
 def test_artemis_(artemis):
     pass
@@ -260,12 +260,12 @@ def test_artemis_(artemis):
 
 @pytest.mark.Verify("FAIL: the thing is done")
 class TestInAClass:
-    @pytest.mark.goal("Do the thing")
+    @pytest.mark.goal("Turn on Bluetooth")
     def test_class_marker(self, artemis):
         pass
 
 
-@pytest.mark.goal("Do the thing")
+@pytest.mark.goal("Turn on Bluetooth")
 @pytest.mark.assets("a marker of the user's own, registered")
 @pytest.mark.smoke
 def test_own_markers(artemis):

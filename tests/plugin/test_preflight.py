@@ -22,7 +22,7 @@ def test_one(artemis):
     pass
 
 
-@pytest.mark.goal("Do the other thing")
+@pytest.mark.goal("Turn on Bluetooth")
 def test_two(artemis):
     pass
 '''
@@ -55,7 +55,7 @@ def test_sim_zero(project):
 
 
 @pytest.mark.parametrize(("spec", "says"), [
-    ("emulator-5554;reboot", "not a serial list"),
+    ("emulator-5554;reboot", "'emulator-5554;reboot' is not a device"),
     ("emulator-5554,emulator-5554", "emulator-5554 listed twice"),
 ])
 def test_malformed_device_lists(project, spec, says):
@@ -84,6 +84,7 @@ def test_an_unreachable_adb_server_is_reported_and_no_adb_daemon_is_started(proj
     monkeypatch.setenv("ADBUTILS_ADB_PATH", str(adb))
     line = usage_error(project, "--artemis-device=emulator-5554", f"--artemis-adb-server={server}")
     assert f"cannot reach the adb server at {server}" in line and "adb start-server" in line
+    assert f"0 usable device(s) in the pool {server}/emulator-5554 for 1 worker(s)" in line
     assert not called.exists(), called.read_text()
 
 
@@ -158,11 +159,20 @@ def test_no_device_under_xdist(project):
     assert "no device configured: pass --artemis-device=" in xdist_usage_error(project)
 
 
-def test_a_serial_the_adb_server_does_not_have_under_xdist(project):
+def test_too_few_usable_devices_under_xdist_stop_the_controller_before_any_worker(project):
+    """The controller checks every device before starting workers: one usable device for two workers is
+    one line and exit code 4, naming the quarantined device; no worker starts."""
     with SimServer(devices=1) as server:
-        line = xdist_usage_error(project, "--artemis-device=emulator-5999",
-                                 f"--artemis-adb-server={server.host}:{server.port}")
-    assert "emulator-5999 is not attached to the adb server at" in line and "adb devices" in line
+        where = f"{server.host}:{server.port}"
+        result = project.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2",
+                                              f"--artemis-device={where}/emulator-5554,{where}/emulator-5999")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    errors = [line for line in result.stderr.lines + result.stdout.lines if line.startswith("ERROR: ")]
+    assert len(errors) == 1, result.stdout.str() + result.stderr.str()
+    pool = f"{where}/emulator-5554, {where}/emulator-5999"
+    assert f"1 usable device(s) in the pool {pool} for 2 worker(s)" in errors[0]
+    assert f"{where}/emulator-5999: emulator-5999 is not attached to the adb server at {where}" in errors[0]
+    assert "bringing up nodes" not in result.stdout.str()
 
 
 def test_no_model_under_xdist(pytester):

@@ -78,7 +78,8 @@ def test_only_mode_ends_a_mismatch_as_a_usage_error_without_any_model_call(proje
     monkeypatch.setenv("REPLAY_INJECT", "crash-after-1")
     result, case, record = run(project, "only")
     assert case.result == "error" and case.props["artemis.outcome"] == "ERROR"
-    assert ("ERROR: usage error on device emulator-5554: replay mismatch (--artemis-replay=only) at turn 2: "
+    assert case.message.startswith("ERROR: usage error on device 127.0.0.1:")  # the server is in the name
+    assert ("/emulator-5554: replay mismatch (--artemis-replay=only) at turn 2: "
             "the screen differs") in case.message
     assert "The operator model was not called" in case.message and "--artemis-replay=auto" in case.message
     assert record.model_calls == () and [s.replayed for s in record.steps] == [True]
