@@ -17,7 +17,7 @@ import pytest
 
 @pytest.mark.parametrize("n", range({count}))
 @pytest.mark.goal("Turn on Bluetooth")
-@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.verify("PASS: Bluetooth is on")
 def test_thing(artemis, n):
     pass
 '''

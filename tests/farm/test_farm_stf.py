@@ -22,7 +22,7 @@ import pytest
 
 @pytest.mark.parametrize("n", range({count}))
 @pytest.mark.goal("Turn on Bluetooth{tag}")
-@pytest.mark.verify("PASS: the thing is done")
+@pytest.mark.verify("PASS: Bluetooth is on")
 def test_thing(artemis, n):
     pass
 '''
