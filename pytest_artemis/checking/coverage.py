@@ -1,5 +1,6 @@
-"""Which of an item's facts a passing verdict's citations show: each citation about the item ([E4]), every
-fact shown ([E5]), and what is shown agreeing with what the fact says ([E6], [E10] for an absence)."""
+"""Which of an item's facts a passing verdict's citations show: a fact is shown only by citations about it
+([E4]), every fact must be shown ([E5]), and what is shown must agree with what the fact says ([E6], [E10]
+for an absence)."""
 
 from __future__ import annotations
 
@@ -35,16 +36,16 @@ class Coverage:
 
 
 def cover(facts: Sequence[Fact], cited: Sequence[Cited], item_text: str) -> Coverage:
-    """What ``cited`` shows of ``facts``."""
+    """What ``cited`` shows of ``facts``. Only citations about a fact show it; the others (the page a
+    switch is on, a title beside a row) are context, and decide nothing either way."""
     if not facts:
         return Coverage({}, (), broken("E4", f"{item_text!r} names nothing a citation could be about: state "
                                              "what should show (quote on-screen text) or use a probe"))
     screens_absence = any(f.absent for f in facts)
-    for citation in cited:
-        if screens_absence and citation.on_screen:
-            continue  # an absence is shown by a whole screen: any of its elements names it
-        if not citation.visual and not any(about(f, r) for f in facts for r in citation.readings):
-            return Coverage({}, (), broken("E4", f"the cited {citation.what} {_not_about(facts, citation)}"))
+    bearing = [c for c in cited if c.visual or (screens_absence and c.on_screen)
+               or any(about(f, r) for f in facts for r in c.readings)]
+    if not bearing:  # a citation about nothing the item states shows nothing; beside one that does, it is context
+        return Coverage({}, (), broken("E4", f"the cited {cited[0].what} {_not_about(facts, cited[0])}"))
     shown: dict[Fact, tuple[Shown, ...]] = {}
     unshown: list[Fact] = []
     for fact in facts:

@@ -14,7 +14,7 @@ from pytest_artemis.contracts.probe_outputs import Unreadable
 from pytest_artemis.device import Device, DeviceCommandFailed, ProbeRefused
 
 from .facts import Fact
-from .readings import LISTINGS, Shown, about, element_shown, holds, probe_shown
+from .readings import LISTINGS, Shown, about, element_shown, holds, lists, probe_shown
 from .screens import RecordedScreens
 from .terms import terms
 
@@ -91,11 +91,12 @@ class History:
     def first_seen(self, fact: Fact, calls: frozenset[str] = frozenset()) -> tuple[Shown, bool] | None:
         """The earliest reading that says whether ``fact`` holds, and what it says (the most specific
         readings of that moment decide: ``wifi_on`` over ``wifi_scan_always_enabled``). A complete listing
-        by one of ``calls`` (the probe calls a verdict cites) is about the fact whatever it names."""
+        witnesses a fact when its call names what the fact is about (the alarm listing for an alarm), or
+        when it is one of ``calls`` (the probe calls a verdict cites)."""
         moments: dict[float, list[tuple[Shown, bool]]] = {}
         for reading in self.readings():
-            if reading.complete and reading.source not in calls:
-                continue  # a listing is a baseline only of the call a verdict cites, not of any text
+            if reading.complete and reading.source not in calls and not lists(fact, reading):
+                continue  # a listing of other things says nothing of this fact
             if fact.navigation and reading.source:
                 continue  # a page is seen on screens
             if not fact.navigation and not reading.complete and not about(fact, reading):

@@ -134,16 +134,24 @@ def probe_call(kind: str, params: Mapping[str, str]) -> str:
     return kind + "".join(f" {k}={v}" for k, v in sorted(params.items()))
 
 
+_SETTING_STATES: dict[str, dict[str, State]] = {"ui_night_mode": {"2": "on", "1": "off"}}
+"""Settings whose values are not 1/0 (``ui_night_mode``: 2 dark theme on, 1 off, 0 automatic)."""
+
+
 def _probe_state(kind: str, params: Mapping[str, str], text: str) -> State | None:
-    """A boolean setting's state: ``wifi_on`` (or ``wifi_on=1`` in a listing) that is 1 or 0."""
+    """A boolean setting's state: ``wifi_on`` (or ``wifi_on=1`` in a listing) that is 1 or 0, or a setting
+    whose values are known (``ui_night_mode``)."""
     key, value = params.get("key", ""), text.strip()
     if kind == "settings" and "=" in value:
         key, _, value = value.partition("=")
     elif kind != "setting":
         return None
-    if not key.casefold().endswith(("_on", "_enabled", "_enable")):
+    key, value = key.strip().casefold(), value.strip()
+    if key in _SETTING_STATES:
+        return _SETTING_STATES[key].get(value)
+    if not key.endswith(("_on", "_enabled", "_enable")):
         return None
-    return _BOOLEAN.get(value.strip())
+    return _BOOLEAN.get(value)
 
 
 def about(fact: Fact, shown: Shown) -> bool:
@@ -165,6 +173,12 @@ def about(fact: Fact, shown: Shown) -> bool:
     if not fact.strong and fact.weak and _named(fact.weak, shown.names):
         return True
     return any(_names_value(shown, value) for value in fact.values)
+
+
+def lists(fact: Fact, shown: Shown) -> bool:
+    """Whether a complete listing is a listing of what ``fact`` is about: its call (kind, parameters) names
+    the fact's topic (``dumpsys alarm`` for an alarm, the contacts provider for a contact)."""
+    return shown.complete and not fact.navigation and bool(fact.topic) and _named(fact.topic, shown.names)
 
 
 def _names_value(shown: Shown, value: Value) -> bool:
@@ -301,5 +315,5 @@ def _clause_spans(line: str) -> list[tuple[int, int, str]]:
     return spans
 
 
-__all__ = ["LISTINGS", "Shown", "about", "element_shown", "holds", "negated", "probe_shown", "shows_value",
+__all__ = ["LISTINGS", "Shown", "about", "element_shown", "holds", "lists", "negated", "probe_shown", "shows_value",
            "state_of", "ON_WORDS", "OFF_WORDS"]

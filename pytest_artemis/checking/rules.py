@@ -61,10 +61,11 @@ RULES: tuple[Rule, ...] = (
              "final": "Each citation lies inside the run: any recorded step, the final screen, or a probe "
                       "run in this judgement."}),
     Rule("E4", "about-the-item",
-         "Each citation is about the item: the cited element's own text, its row or its id — or the probe's "
-         "kind, parameters and the quoted output line — name what the item is about. The status bar, the "
-         "navigation bar and the home screen count only for items about them, and an item that names a kind "
-         "of UI (a toast, a dialog, a switch) is shown only by an element of that kind.",
+         "A fact is shown only by a citation about it: the cited element's own text, its row or its id — or "
+         "the probe's kind, parameters and the quoted output line — name what the fact is about. The status "
+         "bar, the navigation bar and the home screen count only for items about them, and an item that names "
+         "a kind of UI (a toast, a dialog, a switch) is shown only by an element of that kind. Other "
+         "citations (the page a switch is on) are context: they may accompany, never replace, one about it.",
          "Real but unrelated evidence (the clock, the battery, another switch, another setting) shows "
          "nothing about the item.",
          "passed verdicts"),

@@ -3,6 +3,8 @@ harness itself reads it there; with the simulated phone's toasts hidden, the sam
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from fault_harness import run_matrix
 
@@ -66,8 +68,9 @@ def test_a_toast_passes_only_when_the_harness_reads_it(ocr_warm, project, name, 
 @pytest.mark.slow
 def test_kept_ocr_readings_never_stand_in_for_a_changed_screen(ocr_warm, project, monkeypatch):
     """A session that read the toast keeps its readings; a run where the toast is hidden (other pixels)
-    reads afresh and stays UNCHECKED; the toast's run again, from a fresh process's memory, reads
-    nothing: every screenshot's reading comes from the cache directory, and it passes as before."""
+    reads afresh and stays UNCHECKED; the toast's run again, from a fresh process's memory, perceives every
+    screen from the cache directory and reads again only the screenshots a passing verdict cites by their
+    OCR text (a kept reading is a claim about the pixels, not a reading of them), and passes as before."""
     from pytest_artemis.device import ocr_cache
     from pytest_artemis.device.ocr import RapidOcrEngine
 
@@ -77,15 +80,18 @@ def test_kept_ocr_readings_never_stand_in_for_a_changed_screen(ocr_warm, project
     ocr = ("-p", "cacheprovider", "--artemis-ocr=rapidocr")  # pytest's cache on, as in a user's session
     run_matrix(project, *ocr, "-k", "test_toast_shown").expect("test_toast_shown", "PASSED")
     assert list((project.path / ".pytest_cache").rglob("artemis-ocr/*/*.json"))
-    reads: list[int] = []
+    reads: list[str] = []
     engine_read = RapidOcrEngine.read
-    monkeypatch.setattr(RapidOcrEngine, "read", lambda self, png: reads.append(1) or engine_read(self, png))
+    monkeypatch.setattr(RapidOcrEngine, "read",
+                        lambda self, png: reads.append(hashlib.sha256(png).hexdigest()) or engine_read(self, png))
     run_matrix(project, *ocr, "-k", "test_toast_hidden").expect("test_toast_hidden", "UNCHECKED")
     assert reads, "the hidden toast's screens are other images: read afresh"
     reads.clear()
     monkeypatch.setattr(ocr_cache, "_memory", type(ocr_cache._memory)())
     matrix = run_matrix(project, *ocr, "-k", "test_toast_shown")
     matrix.expect("test_toast_shown", "PASSED")
-    assert reads == []
     toast = [v for v in matrix.journal("test_toast_shown").verdicts if v.item_text.startswith("A toast says")]
     assert toast[-1].citation is not None and toast[-1].citation.found_in == "ocr"
+    cited = {c.screenshot for v in matrix.journal("test_toast_shown").verdicts if v.status == "passed"
+             for c in v.citations if c.found_in == "ocr"}
+    assert reads and set(reads) <= cited, "only the screenshots cited by their OCR text are read again"
