@@ -16,7 +16,7 @@ from .facts import Fact, facts
 from .freshness import brought_about, still_holds
 from .history import History, ProbeOutput, contradicted, probe_readings
 from .on_screen import resolve, where
-from .readings import Shown, element_shown
+from .readings import Shown, element_shown, holds
 from .rules import broken
 from .screens import RecordedScreens
 from .terms import contains
@@ -115,18 +115,42 @@ def _passes(
     if item.kind in ("goal", "verify"):
         for fact, readings in coverage.shown.items():
             calls = frozenset(r.source for r in readings if r.source)
-            if why := brought_about(fact, min(r.moment for r in readings), history, window.first_acted, calls):
+            if why := brought_about(fact, _shown_at(fact, readings), history, window.first_acted, calls):
                 return why, ()
-    for claim, citation, view in zip(claims, cited, views, strict=True):
-        shown = [f for f, rs in coverage.shown.items() if any(r in citation.readings for r in rs)]
-        if view is not None and (why := still_holds(claim, item, shown, evidence.screens, final=window.final,
-                                                    anchor=window.anchor, typed=window.typed, cited=view)):
-            return why, ()
+    if why := _stale(claims, item, window, evidence, cited, views, coverage.shown):
+        return why, ()
     if window.final and item.when == "end" and (why := _contradicted_at_exit(coverage.shown, evidence)):
         return why, ()
     if why := _absence_served(stated, window, evidence.screens, views):
         return why, ()
     return "", coverage.unshown
+
+
+def _shown_at(fact: Fact, readings: Sequence[Shown]) -> float:
+    """When the citations first show ``fact`` holding (a citation of the state before, "it was OFF at step 3",
+    is history, not the fact)."""
+    holding = [r.moment for r in readings if holds(fact, r)]
+    return min(holding or [r.moment for r in readings])
+
+
+def _stale(
+    claims: Sequence[CitationClaim], item: CheckItem, window: Window, evidence: Evidence,
+    cited: Sequence[Cited], views: Sequence[ScreenView | None], shown: dict[Fact, tuple[Shown, ...]],
+) -> str:
+    """Why a fact is shown only by citations that no longer hold when the item is judged ('' when every fact
+    has one that still holds: an older citation beside it is history)."""
+    fresh: set[Fact] = set()
+    stale: dict[Fact, str] = {}
+    for claim, citation, view in zip(claims, cited, views, strict=True):
+        facts_shown = [f for f, rs in shown.items() if any(r in citation.readings for r in rs)]
+        why = "" if view is None else still_holds(claim, item, facts_shown, evidence.screens, final=window.final,
+                                                  anchor=window.anchor, typed=window.typed, cited=view)
+        for fact in facts_shown:
+            if why:
+                stale.setdefault(fact, why)
+            elif not any(holds(fact, r) is False for r in shown[fact] if r in citation.readings):
+                fresh.add(fact)  # a citation of the opposite state vouches for nothing
+    return next((why for fact, why in stale.items() if fact not in fresh), "")
 
 
 def _resolve(

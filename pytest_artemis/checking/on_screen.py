@@ -4,6 +4,7 @@ typing ([E2] found, [E9] not own input, [E11] visual)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -68,7 +69,7 @@ def _by_element(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) ->
     if claim.attribute and (why := _attribute_holds(element, claim.attribute)):
         return None, broken("E2", f"element [{claim.element}] on {where(claim)} does not show "
                                   f"{claim.attribute!r}: {why}")
-    if claim.quote and not contains(element.label, claim.quote):
+    if claim.quote and not any(contains(t, claim.quote) for t in _texts(element)):
         return None, broken("E2", f"quoted {claim.quote!r} not found in element [{claim.element}] on "
                                   f"{where(claim)} (it reads {element.label!r})")
     if why := _own_input(element, view, claim.quote or element.label, typed):
@@ -77,7 +78,7 @@ def _by_element(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) ->
 
 
 def _by_quote(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) -> tuple[Resolved | None, str]:
-    holding = [e for e in view.elements if contains(e.label, claim.quote)]
+    holding = [e for e in view.elements if any(contains(t, claim.quote) for t in _texts(e))]
     if not holding:
         sources = "hierarchy and OCR text" if any(e.source == "ocr" for e in view.elements) else "text"
         return None, broken("E2", f"quoted {claim.quote!r} not found in {where(claim)} {sources}")
@@ -87,12 +88,23 @@ def _by_quote(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) -> t
     return Resolved(found_on(claim, view, theirs[0]), tuple(theirs)), ""
 
 
+def _texts(element: UIElement) -> tuple[str, ...]:
+    """What a quote of an element may be of: its text and its content description (listed as desc=)."""
+    return tuple(t for t in (element.text, element.content_desc) if t)
+
+
+_ATTRIBUTE = re.compile(r"^\s*([\w-]+)\s*(?:[=:]\s*(.*?))?\s*$")
+
+
 def _attribute_holds(element: UIElement, attribute: str) -> str:
-    """Empty when ``name=value`` holds for the element, else why not."""
-    name, sep, value = attribute.partition("=")
-    name, value = name.strip().casefold().replace("_", "-"), value.strip()
-    if not sep or not name:
+    """Empty when the attribute holds for the element, else why not: ``name=value`` (or ``name: value``,
+    as a listing reads; a flag named alone, ``checked``, means it is true)."""
+    parsed = _ATTRIBUTE.match(attribute)
+    if parsed is None:
         return f"attribute {attribute!r} is not name=value"
+    name = parsed.group(1).casefold().replace("_", "-")
+    value = parsed.group(2) if parsed.group(2) is not None else ("true" if name in FLAGS else "")
+    value = value.strip().strip("'\"")
     if name in FLAGS:
         wanted = _BOOL.get(value.casefold())
         if wanted is None:

@@ -245,6 +245,8 @@ def holds(fact: Fact, shown: Shown) -> bool | None:
             (not fact.values and bool(fact.kinds & shown.kinds))
         return False if present else (True if shown.complete else None)
     if fact.state is not None:
+        if shown.complete and fact.values and not all(shows_value(shown, v, fact) for v in fact.values):
+            return False  # a listing without the 5:15 PM alarm: there is none to be on
         state = state_of(shown, fact)
         if state is None or (fact.values and not all(shows_value(shown, v, fact) for v in fact.values)):
             return None  # another alarm's switch says nothing of this one

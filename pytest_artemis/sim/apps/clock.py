@@ -28,6 +28,12 @@ _ID = PACKAGE + ":id/"
 
 
 
+def _upcoming(phone: SimPhone, alarm: Alarm) -> str:
+    """When an enabled alarm rings next, as DeskClock says it: later today, else tomorrow."""
+    now = local_time(phone.clock_ms)
+    return "Today" if (alarm.hour, alarm.minute) > (now.hour, now.minute) else "Tomorrow"
+
+
 def new_page(name: str) -> Page:
     """Fresh page for ``am start`` (only the alarm list is exported)."""
     return Page(name)
@@ -111,7 +117,7 @@ def build(phone: SimPhone, kit: Kit, page: Page) -> Node:
         when = fmt_12h(alarm.hour, alarm.minute)
         card.add(kit.text((s(80), y + s(30), s(640), y + s(170)), when, size=96,
                           rid=_ID + "digital_clock"))
-        status = alarm.label or ("Tomorrow" if alarm.enabled else "Not scheduled")
+        status = alarm.label or (_upcoming(phone, alarm) if alarm.enabled else "Not scheduled")
         card.add(kit.text((s(84), y + s(165), s(640), y + h - s(10)), status, size=38,
                           color="text2", rid=_ID + "upcoming_instance_label"))
         card.add(Node((s(660), y + s(80), s(780), y + s(200)), cls="android.widget.ImageButton",

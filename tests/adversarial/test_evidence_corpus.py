@@ -1,0 +1,63 @@
+"""The verdict corpus on the simulated phone (``corpus_cases.py``): every honest reply ends in its honest
+outcome whatever its words and citation form, and no adversary citing real but irrelevant, pre-run, stale
+or own-input evidence reads PASSED; each refusal names the rule that made it."""
+
+from __future__ import annotations
+
+import pytest
+from corpus_cases import ADVERSARIES, HONEST
+from evidence_corpus import SCENARIOS, Case
+from fault_harness import run_matrix
+
+MODULE = '''
+import pytest
+from corpus_cases import {table}
+from evidence_corpus import SCENARIOS, respond_for
+
+respond = respond_for({table}["{name}"])
+
+
+@pytest.fixture(autouse=True)
+def _phone(artemis_device):
+    """A fresh phone, then what an earlier test may have left behind."""
+    artemis_device.reset("full", None)
+    for argv in SCENARIOS["{scenario}"].setup:
+        artemis_device.check(list(argv))
+
+
+@pytest.mark.goal({goal!r})
+{marks}
+def test_{name}(artemis):
+    pass
+'''
+
+
+def _run(project: pytest.Pytester, table: str, cases: dict[str, Case]):
+    for name, case in cases.items():
+        project.makepyfile(**{f"test_{name}": MODULE.format(
+            table=table, name=name, scenario=case.scenario, goal=SCENARIOS[case.scenario].goal,
+            marks="\n".join(case.marks))})
+    return run_matrix(project)
+
+
+@pytest.mark.slow
+def test_honest_verdicts_in_natural_words_end_in_their_honest_outcome(project):
+    assert len(HONEST) >= 30
+    matrix = _run(project, "HONEST", HONEST)
+    wrong = {name: (matrix.cases[f"test_{name}"].props["artemis.outcome"], case.word,
+                    [(v.item_text[:40], v.status, v.reason) for v in matrix.journal(f"test_{name}").verdicts
+                     if v.status in ("inconclusive", "unchecked")])
+             for name, case in HONEST.items()
+             if matrix.cases[f"test_{name}"].props["artemis.outcome"] != case.word}
+    assert not wrong, wrong
+    for name, case in HONEST.items():
+        matrix.expect(f"test_{name}", case.word)
+
+
+@pytest.mark.slow
+def test_no_adversary_passes_and_each_refusal_names_its_rule(project):
+    matrix = _run(project, "ADVERSARIES", ADVERSARIES)
+    for name, case in ADVERSARIES.items():
+        matrix.expect(f"test_{name}", case.word)
+        refused = [v for v in matrix.journal(f"test_{name}").verdicts if v.rule]
+        assert refused and refused[0].rule == case.rule, (name, [(v.rule, v.reason) for v in refused])
