@@ -31,7 +31,8 @@ How to cite (each entry of `citations` is one of):
   {"screen": "final"} for the final screen, with either "quote": its text as listed (case, spacing and
   punctuation do not matter), or "element": its [index] in that screen's listing with the "attribute" you
   rely on ("checked=true", "text=7:30 AM") or a "quote" of its text;
-- a probe you ran in this judgement: {"probe": KIND, "quote": "<a line of its output>"} (no step or screen);
+- a probe you ran in this judgement: {"probe": KIND, "quote": "<a line of its output>"} (no step or screen;
+  add "params": {...} to say which run you mean when that kind ran more than once);
 - a judgement of the screenshot itself: {"step": N, "screen": "post", "visual": true}.
 Screen listings name each element as `[index] Class 'text' desc=… id=… checked=… row='…' [l,t][r,b]`:
 `row` is the label of the row a switch or button sits on, and bounds are in device pixels (attached
@@ -82,8 +83,8 @@ _EXAMPLES = {
     "compound": ("A goal stating two facts, one citation each:",
                  _example("goal", "passed", "Bluetooth's switch was turned on at step 4, and the final screen "
                           "shows Dark theme ON.",
-                          {"probe": "setting", "quote": "1"}, {"screen": "final", "element": 4,
-                                                                "attribute": "checked=true"})),
+                          {"probe": "setting", "params": {"key": "bluetooth_on"}, "quote": "1"},
+                          {"screen": "final", "element": 4, "attribute": "checked=true"})),
 }
 
 

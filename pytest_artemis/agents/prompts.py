@@ -83,7 +83,8 @@ def _item_line(item: CheckItem) -> str:
         where = "task level, judged when the run ends"
     else:
         where = "placed under the last subgoal"
-    return f"- {check_label(item)}: {item.text}  ({where})"
+    how = "; read from the device by a probe" if item.probe is not None else ""
+    return f"- {check_label(item)}: {item.text}  ({where}{how})"
 
 
 # -- operator ------------------------------------------------------------------------------------

@@ -46,8 +46,8 @@ class CitationClaim(Contract):
     screen at the final check, which needs no step), then a ``quote`` of its text, or an ``element`` (its
     index in that screen's listing) with the ``attribute`` the verdict relies on (``checked=true``,
     ``text=7:30 AM``) or a ``quote`` of its text. A probe: ``probe`` (a probe kind run in this judgement)
-    with a ``quote`` of its output (no step or screen). ``visual``: a judgement of the screenshot itself,
-    accepted only for items declared visual.
+    with a ``quote`` of its output (no step or screen), and its ``params`` when that kind ran more than once.
+    ``visual``: a judgement of the screenshot itself, accepted only for items declared visual.
     """
 
     step: int | None = Field(default=None, ge=1)
@@ -56,6 +56,8 @@ class CitationClaim(Contract):
     element: int | None = Field(default=None, ge=0)
     attribute: str = ""
     probe: str = ""
+    params: dict[str, str] = Field(default_factory=dict)
+    """Which run of ``probe`` is meant (some or all of its parameters): needed only when it ran several times."""
     visual: bool = False
 
 

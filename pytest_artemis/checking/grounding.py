@@ -188,9 +188,10 @@ def _moment(claim: CitationClaim, window: Window) -> float:
 def _by_probe(
     claim: CitationClaim, probes: Sequence[ProbeOutput], anchor: int | None
 ) -> tuple[Citation | None, tuple[Shown, ...], str]:
-    ran = [p for p in probes if p.kind.casefold() == claim.probe.strip().casefold()]
+    ran = [p for p in probes if p.kind.casefold() == claim.probe.strip().casefold() and _runs(p, claim.params)]
     if not ran:
-        return None, (), broken("E2", f"probe {claim.probe!r} was not run in this judgement")
+        called = f"{claim.probe!r} with {claim.params}" if claim.params else repr(claim.probe)
+        return None, (), broken("E2", f"probe {called} was not run in this judgement")
     late = ran[-1].acted
     ran = [p for p in ran if anchor is None or p.acted <= anchor]
     if not ran:  # like the live screen, a probe reads the device now, and it has moved on
@@ -213,6 +214,11 @@ def _by_probe(
     if not readings:  # the quote spans lines: the output as a whole is what it quotes
         readings = tuple(r for p in holding for r in probe_readings(p, f"probe {claim.probe!r}") if r.complete)
     return Citation(probe=claim.probe, quote=claim.quote, found=True, found_in="probe"), readings, ""
+
+
+def _runs(output: ProbeOutput, params: dict[str, str]) -> bool:
+    """Whether a probe run had the parameters a citation names (each one it names; case folded)."""
+    return all(output.params.get(k, "").casefold() == v.strip().casefold() for k, v in params.items())
 
 
 def _screen(claim: CitationClaim, window: Window, screens: RecordedScreens) -> tuple[ScreenView | None, str]:

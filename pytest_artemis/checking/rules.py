@@ -64,8 +64,9 @@ RULES: tuple[Rule, ...] = (
          "A fact is shown only by a citation about it: the cited element's own text, its row or its id — or "
          "the probe's kind, parameters and the quoted output line — name what the fact is about. The status "
          "bar, the navigation bar and the home screen count only for items about them, and an item that names "
-         "a kind of UI (a toast, a dialog, a switch) is shown only by an element of that kind. Other "
-         "citations (the page a switch is on) are context: they may accompany, never replace, one about it.",
+         "a kind of UI (a toast, a dialog, a switch) is shown only by an element of that kind (a toast or "
+         "snackbar is text read from the screenshot, listed as `ocr-text`). Other citations (the page a "
+         "switch is on) are context: they may accompany, never replace, one about it.",
          "Real but unrelated evidence (the clock, the battery, another switch, another setting) shows "
          "nothing about the item.",
          "passed verdicts"),

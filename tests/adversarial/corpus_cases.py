@@ -147,6 +147,10 @@ HONEST: dict[str, Case] = {
     "ordered_probe_and_switch": Case("bluetooth_then_dark", (
         _goal(BT_ON, switch("Dark theme", attribute="checked=true"),
               evidence="bluetooth_on is 1 and the Dark theme switch is ON on the final screen."),), "PASSED"),
+    "two_runs_of_one_probe_told_apart": Case("bluetooth_then_dark", (
+        _goal(probe("setting", "1", named=True, ns="global", key="bluetooth_on"),
+              probe("setting", "2", named=True, ns="secure", key="ui_night_mode"),
+              evidence="Both settings read as wanted now: bluetooth_on 1, then ui_night_mode 2."),), "PASSED"),
     "ordered_history_and_now": Case("bluetooth_then_dark", (
         _goal(written(3, "pre", 4, "checked=false"), BT_ON, el("Display"),
               switch("Dark theme", attribute="checked=true"),

@@ -126,6 +126,8 @@ class Cite:
     probe: ProbeSpec | None = None
     grep: str = ""
     """For a probe without a quote: the first output line holding this text."""
+    name_params: bool = False
+    """For a probe: the citation names the run's parameters (to tell two runs of one kind apart)."""
     given: CitationClaim | None = None
     """A citation written out, as a model does from a history line ("tap … on [4] 'OFF'" at step 3)."""
 
@@ -133,7 +135,7 @@ class Cite:
         if self.given is not None:
             return self.given
         if self.probe is not None:
-            return CitationClaim(probe=self.probe.kind,
+            return CitationClaim(probe=self.probe.kind, params=dict(self.probe.params) if self.name_params else {},
                                  quote=self.quote or _probe_line(request, self.probe, self.grep))
         screen = _screen(request.screens, self.at)
         if screen is None:
@@ -163,9 +165,10 @@ def text(quote: str, *, at: str = "final") -> Cite:
     return Cite(quote, at, by_element=False)
 
 
-def probe(kind: str, quote: str | None = None, *, grep: str = "", **params: str) -> Cite:
-    """A probe run in this judgement, quoting ``quote`` (None: its first output line holding ``grep``)."""
-    return Cite(probe=ProbeSpec(kind=kind, params=params), quote=quote, grep=grep)
+def probe(kind: str, quote: str | None = None, *, grep: str = "", named: bool = False, **params: str) -> Cite:
+    """A probe run in this judgement, quoting ``quote`` (None: its first output line holding ``grep``);
+    ``named``: the citation names the run's parameters too."""
+    return Cite(probe=ProbeSpec(kind=kind, params=params), quote=quote, grep=grep, name_params=named)
 
 
 def written(step: int, screen: str, element: int | None = None, attribute: str = "", quote: str = "") -> Cite:
