@@ -82,6 +82,12 @@ def _by_quote(claim: CitationClaim, view: ScreenView, typed: Sequence[str]) -> t
     if not holding:
         sources = "hierarchy and OCR text" if any(e.source == "ocr" for e in view.elements) else "text"
         return None, broken("E2", f"quoted {claim.quote!r} not found in {where(claim)} {sources}")
+    if claim.attribute:  # what the citation says of the element holding the quote must be true of it
+        said = [e for e in holding if not _attribute_holds(e, claim.attribute)]
+        if not said:
+            return None, broken("E2", f"the element holding {claim.quote!r} on {where(claim)} does not show "
+                                      f"{claim.attribute!r}: {_attribute_holds(holding[0], claim.attribute)}")
+        holding = said
     theirs = [e for e in holding if not _own_input(e, view, claim.quote, typed)]
     if not theirs:
         return None, broken("E9", f"on {where(claim)}, {_own_input(holding[0], view, claim.quote, typed)}")

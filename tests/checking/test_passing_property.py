@@ -17,7 +17,13 @@ from engine_fakes import FakePhone, run, script
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, OperatorDecision, ToolRequest
+from pytest_artemis.agents.schemas import (
+    CheckReport,
+    CitationClaim,
+    ModelVerdict,
+    OperatorDecision,
+    ToolRequest,
+)
 from pytest_artemis.contracts import Finish, ProbeSpec, Tap, TaskSpec, outcome_word
 from pytest_artemis.store.reader import read_run
 from pytest_artemis.testing import ScriptedRequest
@@ -65,11 +71,13 @@ def _decisive(claim: CitationClaim, timeline: dict[tuple[int | None, str], bool]
             and final
     where = (claim.step, claim.screen)
     recorded = claim.screen in ("pre", "final") or claim.step == finish
-    if where not in timeline or not recorded or claim.element != WIFI:
+    if where not in timeline or not recorded:
         return False
-    if claim.attribute not in ("checked=true", "checked"):
-        return False
-    return all(state for key, state in timeline.items() if _moment(key) >= _moment(where))
+    # The cited thing must be the Wi-Fi switch (by index, or by a quote of its label "Wifi"), and what the
+    # citation says of it must be true: then the switch's own recorded state is what it shows.
+    switch = claim.element == WIFI or (claim.element is None and claim.quote.casefold() == "wifi")
+    said = claim.quote.casefold() in ("", "wifi") and claim.attribute in ("", "checked=true", "checked", "text=Wifi")
+    return switch and said and all(state for key, state in timeline.items() if _moment(key) >= _moment(where))
 
 
 def _moment(where: tuple[int | None, str]) -> float:
