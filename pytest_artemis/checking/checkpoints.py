@@ -203,14 +203,19 @@ class CheckpointScheduler:
 
     async def _expire(self) -> list[Harvest]:
         """Cancel what is still running or queued after the barrier's timeout; all of it is unchecked (a
-        superseded attempt's, superseded)."""
+        superseded attempt's, superseded, but for the assertions it was judging)."""
         expired: list[Harvest] = []
         for attempt, task in self._stale:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
-            expired.append(Harvest(attempt, self._blanket(attempt, "superseded", "the subgoal was completed "
-                                                          "again, and this attempt had not ended by the exit "
-                                                          "barrier"), False))
+            superseded = self._blanket(attempt, "superseded", "the subgoal was completed again, and this "
+                                       "attempt had not ended by the exit barrier")
+            # An assertion it was still judging is left undecided, never to a newer pass: how fast a
+            # checker answers must not decide whether a failure is seen.
+            undecided = self._blanket(attempt, "unchecked", "timeout: the subgoal was completed again while "
+                                      "this attempt judged it, and it had not ended by the exit barrier")
+            expired.append(Harvest(attempt, tuple(u if u.kind == "assert" else s
+                                                  for s, u in zip(superseded, undecided, strict=True)), False))
         self._stale.clear()
         for cid, (attempt, task) in list(self._running.items()):
             task.cancel()

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from pytest_artemis.checking.checkpoints import Attempt, Checkpoint, CheckpointScheduler
-from pytest_artemis.checking.verdicts import make_verdict
+from pytest_artemis.checking.verdicts import current_verdicts, make_verdict
 from pytest_artemis.contracts import CheckItem
 from pytest_artemis.models import ModelUnavailable
 
@@ -151,6 +151,35 @@ def test_a_superseded_check_still_judging_at_the_barrier_is_waited_for():
         asyncio.get_running_loop().call_later(0.05, judge.open, "sg1#2")
         settled = await sched.settle(2.0)
         assert sorted((h.attempt.attempt_id, h.current) for h in settled) == [("sg1#1", False), ("sg1#2", True)]
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(("kind", "recorded"), [("assert", "unchecked"), ("verify", "superseded")])
+def test_a_superseded_check_still_judging_when_the_barrier_gives_up_leaves_its_assertion_undecided(kind, recorded):
+    """Its assertion is recorded unchecked, after the newer attempt's pass: the test cannot read PASSED on
+    the newer pass just because the older judgement was slower."""
+    item = CheckItem(kind=kind, text="The thing is on")
+
+    async def judge(attempt: Attempt):
+        if attempt.attempt_id == "sg1#1":
+            await asyncio.Event().wait()  # never answers
+        return [make_verdict(item, status="passed", evidence="e", source="model",  # type: ignore[arg-type]
+                             attempt_id=attempt.attempt_id, checkpoint_id="sg1",
+                             anchor_step=attempt.anchor_step, started_at=0.0)]
+
+    async def scenario():
+        sched = CheckpointScheduler(judge, concurrency=2, timeout_s=5.0)
+        cp = Checkpoint("sg1", "subgoal sg1", (item,), "- [x] subgoal sg1\n")
+        sched.queue(cp)
+        await sched.release(2)
+        await settle_loop()
+        sched.queue(cp)
+        await sched.release(5)
+        settled = await sched.settle(0.2)
+        ledger = [v for h in settled for v in h.verdicts]
+        assert [(v.attempt_id, v.status) for v in ledger] == [("sg1#2", "passed"), ("sg1#1", recorded)]
+        assert current_verdicts(ledger)[item.key].status == ("unchecked" if kind == "assert" else "passed")
 
     asyncio.run(scenario())
 
