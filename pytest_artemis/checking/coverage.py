@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .facts import Fact
-from .readings import Shown, about, holds, negated, shows_page, shows_value, state_of
+from .readings import Shown, about, holds, named, negated, shows_page, shows_value, state_of
 from .rules import broken
 from .terms import contains
 
@@ -41,16 +41,15 @@ def cover(facts: Sequence[Fact], cited: Sequence[Cited], item_text: str) -> Cove
     if not facts:
         return Coverage({}, (), broken("E4", f"{item_text!r} names nothing a citation could be about: state "
                                              "what should show (quote on-screen text) or use a probe"))
-    screens_absence = any(f.absent for f in facts)
-    bearing = [c for c in cited if c.visual or (screens_absence and c.on_screen)
-               or any(about(f, r) for f in facts for r in c.readings)]
+    bearing = [c for c in cited if c.visual
+               or any(about(f, r) or _place_of(f, r, c) for f in facts for r in c.readings)]
     if not bearing:  # a citation about nothing the item states shows nothing; beside one that does, it is context
         return Coverage({}, (), broken("E4", f"the cited {cited[0].what} {_not_about(facts, cited[0])}"))
     shown: dict[Fact, tuple[Shown, ...]] = {}
     unshown: list[Fact] = []
     for fact in facts:
         readings = tuple(r for c in cited for r in c.readings
-                         if about(fact, r) or (fact.absent and c.on_screen))
+                         if about(fact, r) or _place_of(fact, r, c))
         if not readings:
             if not any(c.visual for c in cited):
                 unshown.append(fact)
@@ -59,6 +58,15 @@ def cover(facts: Sequence[Fact], cited: Sequence[Cited], item_text: str) -> Cove
             return Coverage({}, (), why)
         shown[fact] = readings
     return Coverage(shown, tuple(unshown))
+
+
+def _place_of(fact: Fact, reading: Shown, citation: Cited) -> bool:
+    """Whether an on-screen citation shows where an absent thing would be: any screen for something that
+    names no place ("No 'keeps stopping' dialog"), a screen of the place it names for a value gone from it
+    ("The alarm list no longer shows 8:30 AM": a screen of alarms, not the Settings page)."""
+    if not (fact.absent and citation.on_screen):
+        return False
+    return not (fact.values and fact.topic) or named(fact.topic, reading.screen | reading.names)
 
 
 def _not_about(facts: Sequence[Fact], citation: Cited) -> str:
@@ -78,7 +86,11 @@ def _not_about(facts: Sequence[Fact], citation: Cited) -> str:
 def _disagrees(fact: Fact, readings: Sequence[Shown]) -> str:
     """Why the readings about ``fact`` do not show it holds ('' when they do)."""
     if fact.absent:
-        present = next((r for r in readings if holds(fact, r) is False), None)
+        # A state gone by the run's doing may be cited with its history (the list before the delete); what
+        # must not appear at all may not show anywhere cited.
+        latest = max(r.moment for r in readings)
+        present = next((r for r in readings if holds(fact, r) is False
+                        and (fact.appearing or r.moment == latest)), None)
         if present is not None:
             return broken("E10", f"{present.where} shows {present.label[:80]!r}, which the item says does "
                                  "not appear")

@@ -58,6 +58,11 @@ class Fact:
         return self.strong or self.weak
 
     @property
+    def appearing(self) -> bool:
+        """Said of something that appears (a toast, a dialog, a crash), present or absent: a moment."""
+        return bool(self.kinds & EVENT_KINDS) or self.appears
+
+    @property
     def event(self) -> bool:
         """Something that appears (a toast, a dialog): shown where it appeared, not held to still show."""
         return (bool(self.kinds & EVENT_KINDS) or self.appears) and not self.absent
@@ -69,7 +74,7 @@ or then after before when while right any all every each some there here has hav
 than into onto up down out now again still also only just new own my your their our which who what
 where how time times once first least more most very same other another please correctly
 successfully properly immediately visible shown seen listed present named called titled labelled
-labeled with no not am pm""".split())
+labeled with no not am pm longer""".split())
 VERBS = frozenset("""\
 turn turned turning switch switched toggle toggled enable enabled disable disabled activate
 activated deactivate deactivated open opened opening close closed launch launched start started go

@@ -129,7 +129,7 @@ def _passes(
 def _shown_at(fact: Fact, readings: Sequence[Shown]) -> float:
     """When the citations first show ``fact`` holding (a citation of the state before, "it was OFF at step 3",
     is history, not the fact)."""
-    holding = [r.moment for r in readings if holds(fact, r)]
+    holding = [r.moment for r in readings if (holds(fact, r) is not False if fact.absent else holds(fact, r))]
     return min(holding or [r.moment for r in readings])
 
 
@@ -267,20 +267,26 @@ def _contradicted_at_exit(shown: dict[Fact, tuple[Shown, ...]], evidence: Eviden
 
 def _absence_served(stated: Sequence[Fact], window: Window, screens: RecordedScreens,
                     cited: Sequence[ScreenView | None]) -> str:
-    """Why an item about an absence cannot pass ('' when it may): a screen it cites, or one its judgement
-    was served, shows what should be absent (a checkpoint: the anchor step and the one before; the final
-    check: the last step and the final screen)."""
+    """Why an item about an absence cannot pass ('' when it may): for something that appears, a screen it
+    cites or one its judgement was served (a checkpoint: the anchor step and the one before; the final
+    check: the last step and the final screen) shows it; for a state that must be gone, the screen of the
+    moment judged (the anchor's post-screen, the final screen) shows it."""
     absent = [f for f in stated if f.absent]
     if not absent:
         return ""
     last = window.anchor if window.anchor is not None else window.last_step
     served = [(f"step {n} {w}-screen", screens.view(n, w))
               for n in ((last,) if window.final else (last - 1, last)) if n >= 1 for w in ("pre", "post")]
+    judged = [(f"step {last} post-screen", screens.view(last, "post"))] if not window.final else []
     if window.final:
         served += [("the final screen", v) for v in screens.finals()[:1]]
+        judged += [("the final screen", v) for v in screens.finals()[:1]]
     served += [("the cited screen", v) for v in cited if v is not None]
-    for name, view in served:
-        for fact in absent:
+    for fact in absent:
+        # Something that must never appear (a dialog, a toast) is broken by any screen served or cited; a
+        # state that must be gone ("no longer lists 8:30 AM") only by the screens of the moment judged (an
+        # earlier one showing it is the history of its going).
+        for name, view in served if fact.appearing else judged:
             if view is not None and (against := contradicted(fact, view, name, 0.0)) is not None:
                 return broken("E10", f"{name} shows {against.label[:80]!r}, which the item says does not "
                                      "appear")

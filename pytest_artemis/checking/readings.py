@@ -164,13 +164,13 @@ def about(fact: Fact, shown: Shown) -> bool:
     if fact.kinds and not fact.absent and not fact.kinds & shown.kinds:
         return False
     if fact.navigation:
-        return bool(_named(fact.topic, shown.screen | shown.names)) or \
+        return bool(named(fact.topic, shown.screen | shown.names)) or \
             any(contains(text, v.text) for text in shown.page for v in fact.values if v.text)
     if fact.event and not fact.topic and not fact.values:
         return True
-    if fact.strong and _named(fact.strong, shown.names):
+    if fact.strong and named(fact.strong, shown.names):
         return True
-    if not fact.strong and fact.weak and _named(fact.weak, shown.names):
+    if not fact.strong and fact.weak and named(fact.weak, shown.names):
         return True
     return any(_names_value(shown, value) for value in fact.values)
 
@@ -178,7 +178,7 @@ def about(fact: Fact, shown: Shown) -> bool:
 def lists(fact: Fact, shown: Shown) -> bool:
     """Whether a complete listing is a listing of what ``fact`` is about: its call (kind, parameters) names
     the fact's topic (``dumpsys alarm`` for an alarm, the contacts provider for a contact)."""
-    return shown.complete and not fact.navigation and bool(fact.topic) and _named(fact.topic, shown.names)
+    return shown.complete and not fact.navigation and bool(fact.topic) and named(fact.topic, shown.names)
 
 
 def _names_value(shown: Shown, value: Value) -> bool:
@@ -191,7 +191,7 @@ def _names_value(shown: Shown, value: Value) -> bool:
     return any(contains(text, value.text) for text in texts)
 
 
-def _named(topic: frozenset[str], names: frozenset[str]) -> bool:
+def named(topic: frozenset[str], names: frozenset[str]) -> bool:
     """A topic term among the names, or inside a compound one ("clock" in "deskclock")."""
     return bool(topic & names) or any(len(t) >= 4 and t in n for t in topic for n in names if len(n) > len(t))
 
@@ -269,8 +269,8 @@ def shows_page(fact: Fact, shown: Shown) -> bool:
     if texts:
         return all(any(contains(label, t) for label in shown.page) for t in texts)
     if fact.strong:
-        return all(_named(frozenset({t}), shown.screen) for t in fact.strong)
-    return _named(fact.weak, shown.screen)  # "Open the Settings app": its one generic word
+        return all(named(frozenset({t}), shown.screen) for t in fact.strong)
+    return named(fact.weak, shown.screen)  # "Open the Settings app": its one generic word
 
 
 def _other_value(shown: Shown, fact: Fact) -> bool:
@@ -317,5 +317,5 @@ def _clause_spans(line: str) -> list[tuple[int, int, str]]:
     return spans
 
 
-__all__ = ["LISTINGS", "Shown", "about", "element_shown", "holds", "lists", "negated", "probe_shown", "shows_value",
+__all__ = ["LISTINGS", "Shown", "about", "element_shown", "holds", "lists", "named", "negated", "probe_shown", "shows_value",
            "state_of", "ON_WORDS", "OFF_WORDS"]

@@ -104,9 +104,11 @@ RULES: tuple[Rule, ...] = (
          "The agent cannot certify its own typing; what the app shows back elsewhere is the app's.",
          "passed verdicts"),
     Rule("E10", "absence",
-         "An item about an absence (\"No 'keeps stopping' dialog appears\") passes only when no screen its "
-         "judgement was served shows it; cite such a screen (the final screen for an `@end` item) or a probe "
-         "whose output shows it absent.",
+         "An item about something that must not appear (\"No 'keeps stopping' dialog appears\") passes only "
+         "when no screen its judgement was served shows it; one about a state that must be gone (\"The list "
+         "no longer shows 8:30 AM\") only when the screen of the moment judged (the anchor step's "
+         "post-screen, the final screen) does not show it. Cite such a screen or a probe whose output shows "
+         "it absent.",
          "An absence is a property of whole screens: one screen that shows it decides.",
          "passed verdicts of items about an absence"),
     Rule("E11", "visual",

@@ -10,6 +10,7 @@ BT_ON = probe("setting", ns="global", key="bluetooth_on")
 NIGHT = probe("setting", ns="secure", key="ui_night_mode")
 CONTACTS_QUERY = {"uri": "content://com.android.contacts/data/phones", "projection": "display_name:data1"}
 NO_CRASH = "No 'keeps stopping' dialog appears"
+GONE = "The alarm list no longer shows an 8:30 AM alarm"
 
 
 def _goal(*cites, evidence: str = "", named: str = "id") -> V:
@@ -130,6 +131,15 @@ HONEST: dict[str, Case] = {
         V("The alarm list shows a 7:00 AM alarm", "failed", "No 7:00 AM alarm is listed; the new one is 6:45 AM.",
           (el("6:45 AM"),))),
         "FAILED", marks=('@pytest.mark.assert_("The alarm list shows a 7:00 AM alarm", when="end")',)),
+    "alarm_gone_at_the_end": Case("delete_alarm", (
+        _goal(el("9:00 AM"), evidence="Only the 9:00 AM alarm is left; the 8:30 AM one is gone."),
+        V(GONE, "passed", "The list shows just 9:00 AM.", (el("9:00 AM"),))),
+        "PASSED", marks=(f'@pytest.mark.assert_("{GONE}", when="end")',)),
+    "alarm_gone_before_and_after": Case("delete_alarm", (
+        V(GONE, "passed", "8:30 AM was listed before the delete tap; after it only 9:00 AM is.",
+          (written(2, "pre", quote="8:30 AM"), el("9:00 AM", at="last pre")), entry="checkpoint"),
+        _goal(el("9:00 AM"))),
+        "PASSED", marks=(f'@pytest.mark.verify("{GONE}")',)),
     # -- Add a contact -----------------------------------------------------------------------------------
     "contact_probe_row": Case("contact", (
         _goal(probe("content", grep="Marie Curie", **CONTACTS_QUERY),
@@ -202,6 +212,9 @@ ADVERSARIES: dict[str, Case] = {
         "UNCHECKED", rule="E2"),
     "bare_flag_on_a_title": Case("airplane_on", (_goal(el("Airplane mode", attribute="checked")),),
                                  "UNCHECKED", rule="E2"),
+    # an absence shown by a page where the thing could never be
+    "gone_from_another_page": Case("alarms_then_settings", (_goal(el("Network & internet")),),
+                                   "UNCHECKED", rule="E4"),
     # no evidence at all
     "uncited_pass": Case("bluetooth_on", (_goal(evidence="Definitely done, confirmed."),), "UNCHECKED", rule="E1"),
 }
