@@ -66,7 +66,7 @@ def _place_of(fact: Fact, reading: Shown, citation: Cited) -> bool:
     ("The alarm list no longer shows 8:30 AM": a screen of alarms, not the Settings page)."""
     if not (fact.absent and citation.on_screen):
         return False
-    return not (fact.values and fact.topic) or named(fact.topic, reading.screen | reading.names)
+    return not (fact.values and fact.strong) or named(fact.strong, reading.screen | reading.names)
 
 
 def _not_about(facts: Sequence[Fact], citation: Cited) -> str:

@@ -19,10 +19,13 @@ from .terms import contains
 
 
 def brought_about(
-    fact: Fact, moment: float, history: History, first_acted: int | None, calls: frozenset[str] = frozenset()
+    fact: Fact, moment: float, history: History, first_acted: int | None, calls: frozenset[str] = frozenset(),
+    since: float = 0.0,
 ) -> str:
     """Why ``fact``, shown at ``moment``, is not shown brought about by the run ('' when it is): the first
-    reading the harness has of it must say otherwise, and come before."""
+    reading the harness has of it must say otherwise, and come before. A later step of an ordered goal
+    ("…, then turn it off again") is brought about after the step before it: ``since`` is when that one was
+    shown."""
     if first_acted is None:
         return broken("E7", "the agent never acted: everything recorded shows the state before the run")
     if fact.absent:  # gone by the run's doing: something recorded before showed it there
@@ -34,7 +37,7 @@ def brought_about(
         if moment <= 2 * first_acted - 1:
             return broken("E7", f"it was recorded before the agent first acted (step {first_acted})")
         return ""
-    seen = history.first_seen(fact, calls)
+    seen = history.first_seen(fact, calls, since)
     if seen is None or seen[0].moment >= moment:
         return broken("E7", f"nothing the harness read before it shows {_named(fact)} otherwise (no earlier "
                             "screen or baseline): it may have been so before the run; an unknown baseline is "

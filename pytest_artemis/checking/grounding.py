@@ -113,9 +113,12 @@ def _passes(
         return why, ()
     history = History(evidence.screens, evidence.baseline, evidence.probes)
     if item.kind in ("goal", "verify"):
+        shown_at = {fact: _shown_at(fact, readings) for fact, readings in coverage.shown.items()}
         for fact, readings in coverage.shown.items():
             calls = frozenset(r.source for r in readings if r.source)
-            if why := brought_about(fact, _shown_at(fact, readings), history, window.first_acted, calls):
+            since = max((m for f, m in shown_at.items() if f.step < fact.step and f.topic & fact.topic),
+                        default=0.0)  # "…, then turn it off again": off again after it was on
+            if why := brought_about(fact, shown_at[fact], history, window.first_acted, calls, since):
                 return why, ()
     if why := _stale(claims, item, window, evidence, cited, views, coverage.shown):
         return why, ()
@@ -150,7 +153,14 @@ def _stale(
                 stale.setdefault(fact, why)
             elif not any(holds(fact, r) is False for r in shown[fact] if r in citation.readings):
                 fresh.add(fact)  # a citation of the opposite state vouches for nothing
-    return next((why for fact, why in stale.items() if fact not in fresh), "")
+    passed = undone(tuple(shown))
+    return next((why for fact, why in stale.items() if fact not in fresh and fact not in passed), "")
+
+
+def undone(facts: Sequence[Fact]) -> frozenset[Fact]:
+    """Steps of an ordered goal a later step undoes ("Turn on Airplane mode, then turn it off again"): they
+    held once, in order, and need not hold at the end."""
+    return frozenset(f for f in facts if any(g.step > f.step and g.topic & f.topic for g in facts))
 
 
 def _resolve(
@@ -257,7 +267,7 @@ def _contradicted_at_exit(shown: dict[Fact, tuple[Shown, ...]], evidence: Eviden
     finals = evidence.screens.finals()
     if not finals:
         return ""
-    for fact in (f for f in shown if not f.event and not f.absent):
+    for fact in (f for f in shown if not f.event and not f.absent and f not in undone(tuple(shown))):
         against = contradicted(fact, finals[0], "the final screen", float("inf"))
         if against is not None:
             return broken("E8", f"the final screen shows otherwise ({against.label[:60]!r}): an end-of-run "

@@ -88,13 +88,16 @@ class History:
         found += [r for p in self._probes for r in probe_readings(p, f"probe {p.kind!r}")]
         return sorted(found, key=lambda r: r.moment)
 
-    def first_seen(self, fact: Fact, calls: frozenset[str] = frozenset()) -> tuple[Shown, bool] | None:
-        """The earliest reading that says whether ``fact`` holds, and what it says (the most specific
-        readings of that moment decide: ``wifi_on`` over ``wifi_scan_always_enabled``). A complete listing
-        witnesses a fact when its call names what the fact is about (the alarm listing for an alarm), or
-        when it is one of ``calls`` (the probe calls a verdict cites)."""
+    def first_seen(self, fact: Fact, calls: frozenset[str] = frozenset(), since: float = 0.0
+                   ) -> tuple[Shown, bool] | None:
+        """The earliest reading from ``since`` on that says whether ``fact`` holds, and what it says (the
+        most specific readings of that moment decide: ``wifi_on`` over ``wifi_scan_always_enabled``). A
+        complete listing witnesses a fact when its call names what the fact is about (the alarm listing for
+        an alarm), or when it is one of ``calls`` (the probe calls a verdict cites)."""
         moments: dict[float, list[tuple[Shown, bool]]] = {}
         for reading in self.readings():
+            if reading.moment < since:
+                continue
             if reading.complete and reading.source not in calls and not lists(fact, reading):
                 continue  # a listing of other things says nothing of this fact
             if fact.navigation and reading.source:

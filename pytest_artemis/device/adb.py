@@ -263,10 +263,12 @@ class AdbDevice:
         if activity:
             if not _ACTIVITY.fullmatch(activity):
                 raise ValueError(f"not an activity class name: {activity!r}")
-            out = self.check(["am", "start", "-W", "-n", f"{package}/{activity}"])
+            argv = ["am", "start", "-W", "-n", f"{package}/{activity}"]
         else:
-            out = self.check(["monkey", "-p", package, "-c", "android.intent.category.LAUNCHER", "1"])
-        if "Error" in out or "No activities found" in out or "aborted" in out:
+            argv = ["monkey", "-p", package, "-c", "android.intent.category.LAUNCHER", "1"]
+        raw, code = self.run(argv)  # monkey exits non-zero for an app that is not installed: not a broken device
+        out = raw.decode("utf-8", errors="replace")
+        if code != 0 or "Error" in out or "No activities found" in out or "aborted" in out:
             raise DeviceCommandFailed(f"{self._name}: cannot launch {package}: {out.strip()[:300]}",
                                       command="launch", output=out)
 

@@ -200,6 +200,10 @@ def _close(
     interrupted run was)."""
     checks_on = svc.config.checks_enabled
     items = run.all_items(svc.user_items)
+    if svc.config.final_check:
+        # The goal's own verdict decides completion: the agent's own check lines steered it (a failing one
+        # sent it back to repair) and stay in the ledger, but the outcome rests on the test's items.
+        items = tuple(i for i in items if i.origin == "user")
     goal = (svc.goal_item,) if svc.config.final_check else ()
     default = "never judged" if checks_on else "checks disabled"
     tests = tally(items + goal, run.ledger, default_reason=default)

@@ -113,6 +113,12 @@ HONEST: dict[str, Case] = {
         V("Dark theme is off at the end", "failed", "Dark theme is ON at the end, so this does not hold.",
           (switch("Dark theme", attribute="checked=true"),))),
         "FAILED", marks=('@pytest.mark.assert_("Dark theme is off at the end", when="end")',)),
+    "airplane_on_then_off_again": Case("airplane_on_then_off", (
+        _goal(written(4, "pre", 7, "checked=true"), switch("Airplane mode", attribute="checked=false"),
+              evidence="Airplane mode was ON before the tap at step 4, and it is OFF again on the final screen."),
+        V("Airplane mode is off at the end", "passed", "The final screen's switch is OFF.",
+          (switch("Airplane mode", quote="OFF"),))),
+        "PASSED", marks=('@pytest.mark.assert_("Airplane mode is off at the end", when="end")',)),
     # -- Set an alarm for 6:45 AM ---------------------------------------------------------------------------
     "alarm_probe_line": Case("alarm", (
         _goal(probe("alarms", grep="06:45"), evidence="dumpsys alarm lists a deskclock alarm at 06:45."),),

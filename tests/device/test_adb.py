@@ -102,10 +102,11 @@ def test_launch_stop_keys(device: AdbDevice, phone) -> None:
     device.key("back")
     device.stop(CONTACTS)
     assert device.current_app() != CONTACTS
-    with pytest.raises(DeviceCommandFailed):
-        device.launch("com.example.missing")
-    with pytest.raises(DeviceCommandFailed):
-        device.launch(CLOCK, ".NoSuchActivity")
+    for package, activity in (("com.example.missing", None), (CLOCK, ".NoSuchActivity")):
+        with pytest.raises(DeviceCommandFailed) as missing:
+            device.launch(package, activity)
+        # the launch failed, not the device: the engine reports it to the operator and the run goes on
+        assert missing.value.command == "launch" and f"cannot launch {package}" in str(missing.value)
     with pytest.raises(ValueError):
         device.key("POWER")
     with pytest.raises(ValueError):

@@ -133,3 +133,23 @@ def test_thirty_step_run_leaves_complete_artifacts(server, tmp_path):
     assert len(record.model_calls) == len(model.requests)
     assert json.loads((run_dir / "outcome.json").read_text())["run_id"] == "alarm"
     assert outcome.usage.roles["operator"].calls == outcome.steps
+
+
+def test_launching_an_app_the_phone_does_not_have_is_a_refused_action_not_a_broken_device(server, tmp_path):
+    """The operator asks for the Play Store the phone lacks (monkey exits 252): the action is refused and
+    the operator is told so; it then gives up, and the run ends BLOCKED with its reason, not ERROR."""
+    from pytest_artemis.contracts import GiveUp, Launch
+
+    def operate(request: ScriptedRequest) -> OperatorDecision:
+        if request.turn == 1:
+            return OperatorDecision(decision="open the Play Store", actions=[Launch(package="com.android.vending")])
+        assert any("cannot launch com.android.vending" in line for line in request.history), request.history
+        return OperatorDecision(decision="no store here", actions=[GiveUp(reason="this phone has no Play Store")])
+
+    model = ScriptedModel(lambda r: PlanReply(plan="- [ ] Install Spotify\n") if r.role == "planner"
+                          else operate(r) if r.role == "operator" else CheckReport())
+    outcome, run_dir = _run(server, tmp_path, TaskSpec(goal="Install Spotify from the Play Store"), model)
+    assert outcome.execution == "finished" and outcome.infra is None, outcome
+    assert outcome.task.status == "blocked" and "this phone has no Play Store" in outcome.task.reason
+    (first, _) = read_run(run_dir).steps
+    assert first.results[0].refused and "cannot launch com.android.vending" in first.results[0].detail
