@@ -305,3 +305,24 @@ def test_a_checkpoint_failure_that_arrives_after_the_final_check_passed_still_fa
     assert outcome_word(outcome) == "FAILED", outcome
     assert [v.status for v in verdicts_of(run_dir, assertion.text)] == ["failed"]
     assert [v.status for v in verdicts_of(run_dir, WIFI) if v.kind == "goal"] == ["passed"]
+
+
+def test_the_agents_own_check_lines_are_judged_but_the_outcome_rests_on_the_tests_items_and_the_goal(
+        tmp_path, phone):
+    """The planner adds a verify line of its own that the checker cannot confirm: it is judged and recorded,
+    but a goal confirmed with evidence still passes (one the checker finds unmet sends the agent back to
+    repair, as any verify line does)."""
+    own = "inconclusive"
+    mine = "The Wi-Fi switch reads ON after having been OFF"
+
+    def checker(request):
+        return CheckReport(verdicts=[cited(request, i, own if i.text == mine else "passed", "seen")
+                                     for i in request.checks])
+
+    model = script(f"- [ ] {WIFI}\n  - verify: {mine}\n", [step_marking(WIFI, actions=(Tap(element=0),))],
+                   checker, after=step_marking(WIFI))
+    outcome, run_dir = run(tmp_path, TaskSpec(goal=WIFI), phone, model, checkpoint_max_repairs=1)
+    record = read_run(run_dir)
+    assert {v.status for v in record.verdicts if v.item_text == mine} == {own}
+    assert outcome_word(outcome) == "PASSED", outcome.task
+    assert [i.text for i in outcome.tests.items] == [WIFI]  # the goal only: the test declared no items
