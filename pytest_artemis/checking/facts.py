@@ -74,7 +74,7 @@ or then after before when while right any all every each some there here has hav
 than into onto up down out now again still also only just new own my your their our which who what
 where how time times once first least more most very same other another please correctly
 successfully properly immediately visible shown seen listed present named called titled labelled
-labeled with no not am pm longer final end""".split())
+labeled with no not am pm longer final end having""".split())
 VERBS = frozenset("""\
 turn turned turning switch switched toggle toggled enable enabled disable disabled activate
 activated deactivate deactivated open opened opening close closed launch launched start started go
