@@ -206,8 +206,8 @@ class V:
     cites: tuple[Cite, ...] = ()
     entry: str | None = None
     named: str = "id"
-    """How the reply names the item: its ``id``, its ``text``, as the request lists it (``listing``), or so
-    in lower case with stray spaces (``lower``)."""
+    """How the reply names the item: its ``id``, its ``text``, as the request lists it (``listing``), so in
+    lower case with stray spaces (``lower``), or anything else literally (a name no item has)."""
 
 
 def _listed(request: ScriptedRequest, item_key: str) -> str:
@@ -225,9 +225,11 @@ def _name(request: ScriptedRequest, verdict: V) -> tuple[str, str] | None:
     for item in request.checks:
         if (item.kind == "goal") == (verdict.item == "goal") and (verdict.item == "goal"
                                                                   or item.text == verdict.item):
+            if verdict.named == "listing":
+                return item.key, _listed(request, item.key)
             name = {"id": request.ids.get(item.key, item.text), "text": item.text,
-                    "lower": f"  {_listed(request, item.key).lower()}  "}.get(verdict.named)
-            return item.key, name if name is not None else _listed(request, item.key)
+                    "lower": f"  {_listed(request, item.key).lower()}  "}.get(verdict.named, verdict.named)
+            return item.key, name
     return None
 
 

@@ -4,14 +4,17 @@ or own-input evidence reads PASSED; each refusal names the rule that made it."""
 
 from __future__ import annotations
 
+import html
+from pathlib import Path
+
 import pytest
 from corpus_cases import ADVERSARIES, HONEST
-from evidence_corpus import SCENARIOS, Case
+from evidence_corpus import SCENARIOS, Case, V, switch
 from fault_harness import run_matrix
 
 MODULE = '''
 import pytest
-from corpus_cases import {table}
+from {module} import {table}
 from evidence_corpus import SCENARIOS, respond_for
 
 respond = respond_for({table}["{name}"])
@@ -32,11 +35,11 @@ def test_{name}(artemis):
 '''
 
 
-def _run(project: pytest.Pytester, table: str, cases: dict[str, Case]):
+def _run(project: pytest.Pytester, table: str, cases: dict[str, Case], table_module: str = "corpus_cases"):
     for name, case in cases.items():
         project.makepyfile(**{f"test_{name}": MODULE.format(
-            table=table, name=name, scenario=case.scenario, goal=SCENARIOS[case.scenario].goal,
-            marks="\n".join(case.marks))})
+            module=table_module, table=table, name=name, scenario=case.scenario,
+            goal=SCENARIOS[case.scenario].goal, marks="\n".join(case.marks))})
     return run_matrix(project)
 
 
@@ -61,3 +64,18 @@ def test_no_adversary_passes_and_each_refusal_names_its_rule(project):
         matrix.expect(f"test_{name}", case.word)
         refused = [v for v in matrix.journal(f"test_{name}").verdicts if v.rule]
         assert refused and refused[0].rule == case.rule, (name, [(v.rule, v.reason) for v in refused])
+
+
+@pytest.mark.slow
+def test_a_verdict_naming_no_listed_item_is_shown_in_the_verbose_line_the_junit_message_and_the_report(project):
+    cases = {"unknown_item": Case("bluetooth_on", (V("goal", "passed", "The switch is ON.",
+                                                       (switch("Use Bluetooth", attribute="checked=true"),),
+                                                       named="v9"),), "UNCHECKED")}
+    project.makepyfile(corpus_unknown="from evidence_corpus import *\nCASES = " + repr(cases))
+    matrix = _run(project, "CASES", cases, table_module="corpus_unknown")
+    case = matrix.expect("test_unknown_item", "UNCHECKED")
+    said = "its reply named 'v9', which is no listed item"
+    matrix.result.stdout.fnmatch_lines([f"*{said}*"])
+    assert said in case.message + case.text
+    report = Path(case.props["artemis.artifacts"]) / "report.html"
+    assert said in html.unescape(report.read_text(encoding="utf-8"))
