@@ -78,13 +78,14 @@ def ground(
         return Grounded((), broken("E1", "no citation: a verdict must cite a recorded screen (a quote or an "
                                          "element) or a probe"))
     unfound = tuple(_unfound(c) for c in claims)
+    resolved = [_resolve(claim, item, window, evidence, passed=passed) for claim in claims]
+    if why := next((r[3] for r in resolved if r[3]), ""):  # every citation is looked up: the ledger says which
+        return Grounded(tuple(r[0] if r[0] is not None else u for r, u in zip(resolved, unfound, strict=True)),
+                        why)
     found: list[Citation] = []
     cited: list[Cited] = []
     views: list[ScreenView | None] = []
-    for claim in claims:
-        citation, readings, view, why = _resolve(claim, item, window, evidence, passed=passed)
-        if why:
-            return Grounded((*found, *unfound[len(found):]), why)
+    for claim, (citation, readings, view, _) in zip(claims, resolved, strict=True):
         assert citation is not None
         found.append(citation)
         cited.append(Cited(_what(claim), readings, visual=citation.visual, on_screen=not claim.probe))

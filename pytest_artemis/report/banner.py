@@ -6,7 +6,8 @@ import shlex
 from collections.abc import Mapping, Sequence
 from functools import cache
 
-from pytest_artemis.contracts import CheckItem, CheckVerdict, ProbeCheck
+from pytest_artemis.checking.rules import RULE
+from pytest_artemis.contracts import CheckItem, CheckVerdict, Citation, ProbeCheck
 from pytest_artemis.device.errors import ProbeRefused
 from pytest_artemis.device.probe_table import ProbeTable, builtin_probes
 
@@ -42,20 +43,32 @@ def evidence_block(verdict: CheckVerdict | None, detail: str, probes: Mapping[st
     if probe is not None:
         parts.append(tag("div", "probe " + tag("code", esc(probe_command(probe))), class_="probe-cmd"))
         parts.append(tag("div", esc(probe.description), class_="muted") if probe.description else "")
-    citation = verdict.citation if verdict is not None else None
-    if citation is not None and citation.quote:
-        where = f" ({citation.found_in})" if citation.found_in else ""
-        found = "" if citation.found else " — not found in the recorded artifacts"
-        parts.append(
-            tag("div", f"cites{esc(where)}: " + tag("q", esc(citation.quote)) + esc(found), class_="cite")
-        )
-    if citation is not None and citation.visual:
-        parts.append(
-            tag("div", "visual judgement of the screenshot (the check opted in)", class_="cite visual")
-        )
+    for citation in verdict.citations if verdict is not None else ():
+        parts.append(_citation(citation))
+    if verdict is not None and verdict.rule in RULE:
+        rule = RULE[verdict.rule]
+        parts.append(tag("div", "not standing by rule " + tag("b", esc(f"{rule.id} {rule.name}"))
+                         + esc(f": {rule.reason}"), class_="rule", title=rule.stated()))
     if detail:
         parts.append(tag("pre", esc(detail), class_="evidence"))
     return "".join(parts)
+
+
+def _citation(c: Citation) -> str:
+    """One citation as the checker gave it and as the harness found it (or did not)."""
+    if c.visual:
+        return tag("div", "visual judgement of the screenshot (the check opted in)", class_="cite visual")
+    if c.probe:
+        where = f"probe {c.probe}"
+    else:
+        where = "the final screen" if c.screen == "final" else f"step {c.step} {c.screen}-screen"
+    what = [f"element [{c.element}]"] if c.element is not None else []
+    what += [c.attribute] if c.attribute else []
+    body = f"cites {esc(where)}" + (esc(", " + " ".join(what)) if what else "")
+    body += ": " + tag("q", esc(c.quote)) if c.quote else ""
+    body += esc(f" ({c.found_in})" if c.found and c.found_in else "")
+    body += "" if c.found else esc(" — not found in the recorded artifacts")
+    return tag("div", body, class_="cite" + ("" if c.found else " unfound"))
 
 
 def _links(ground: Ground, step_ids: set[int]) -> str:

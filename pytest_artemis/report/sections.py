@@ -13,6 +13,7 @@ from pytest_artemis.contracts import (
     ROLES,
     CheckItem,
     CheckVerdict,
+    Citation,
     ModelCallRecord,
     ProbeCheck,
     RunOutcome,
@@ -24,7 +25,7 @@ from pytest_artemis.store import Event
 from .banner import evidence_block, probes_by_item
 from .markup import dl, esc, fmt_cost, fmt_duration, section, tag
 from .reasons import Reason, verdict_step
-from .timeline import Drawing, cite_mark, figure
+from .timeline import Drawing, cite_marks, figure
 
 
 def notices(messages: Sequence[str]) -> str:
@@ -95,17 +96,15 @@ def _verdict_row(n: int, v: CheckVerdict, page: _Ledger, first_seen: dict[str, i
         extra += f'<div class="muted">reason: {esc(v.reason)}</div>'
     if v.vacuous:
         extra += '<div class="muted">vacuous (nothing to check)</div>'
-    source = v.source + (" · visual" if v.citation is not None and v.citation.visual else "")
-    shot = ""
-    c = v.citation
-    mark = cite_mark(v)
-    if (
-        mark is not None
-        and c is not None
-        and c.screenshot
-        and (c.step is None or c.screenshot not in on_steps)
-    ):
-        shot = figure(run_dir, c.screenshot, f"{c.screen} screen, cited", Drawing(cited=(mark,)))
+    source = v.source + (" · visual" if any(c.visual for c in v.citations) else "")
+    # Screens no step row shows (the final screen, a step without its screenshot): drawn here, each once.
+    off_steps: dict[str, list[tuple[Citation, str, str]]] = {}
+    for mark in cite_marks(v):
+        c = mark[0]
+        if c.screenshot and (c.step is None or c.screenshot not in on_steps):
+            off_steps.setdefault(c.screenshot, []).append(mark)
+    shot = "".join(figure(run_dir, sha, f"{marks[0][0].screen} screen, cited", Drawing(cited=tuple(marks)))
+                   for sha, marks in off_steps.items())
     cells = [
         tag("td", str(n), class_="num"),
         tag("td", esc(v.item_text), class_="item"),

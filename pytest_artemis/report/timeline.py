@@ -126,14 +126,16 @@ def _detail(
     return tag("div", "".join(parts), class_="detail")
 
 
-def cite_mark(v: CheckVerdict) -> tuple[Citation, str, str] | None:
-    """A verdict's citation as an outline to draw (label by kind and status), if it has a place."""
-    c = v.citation
-    if c is None or c.bounds is None or v.status == "superseded":
-        return None
+def cite_marks(v: CheckVerdict) -> tuple[tuple[Citation, str, str], ...]:
+    """A verdict's citations as outlines to draw (label by kind and status), those that have a place."""
+    if v.status == "superseded":
+        return ()
     sign = {"passed": "✓", "failed": "✗"}.get(v.status, "?")
-    what = "visual" if c.visual else (f"“{c.quote}”" if c.quote else f"#{c.element}")
-    return c, f"{sign} {v.kind}: {what}", f"ev-{v.status}"
+    return tuple((c, f"{sign} {v.kind}: {_what(c)}", f"ev-{v.status}") for c in v.citations if c.bounds is not None)
+
+
+def _what(c: Citation) -> str:
+    return "visual" if c.visual else (f"“{c.quote}”" if c.quote else f"#{c.element}")
 
 
 def cited_on(
@@ -142,12 +144,9 @@ def cited_on(
     """The citations resolved on ``step``'s ``pre`` or ``post`` screen (by screenshot hash when recorded)."""
     ref = step.pre_screen if screen == "pre" else step.post_screen
     marks = []
-    for v in verdicts:
-        mark = cite_mark(v)
-        if mark is None or mark[0].step != step.step:
-            continue
+    for mark in (m for v in verdicts for m in cite_marks(v)):
         c = mark[0]
-        if (c.screenshot == ref) if c.screenshot else (c.screen == screen):
+        if c.step == step.step and ((c.screenshot == ref) if c.screenshot else (c.screen == screen)):
             marks.append(mark)
     return tuple(marks)
 

@@ -5,6 +5,7 @@ or own-input evidence reads PASSED; each refusal names the rule that made it."""
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,12 @@ def test_no_adversary_passes_and_each_refusal_names_its_rule(project):
         matrix.expect(f"test_{name}", case.word)
         refused = [v for v in matrix.journal(f"test_{name}").verdicts if v.rule]
         assert refused and refused[0].rule == case.rule, (name, [(v.rule, v.reason) for v in refused])
+    # The report shows each citation as given and found (or not), and the rule that refused the verdict.
+    artifacts = Path(matrix.cases["test_invented_context"].props["artemis.artifacts"])
+    page = html.unescape(re.sub(r"<[^>]+>", "", (artifacts / "report.html").read_text(encoding="utf-8")))
+    assert "cites the final screen: Bluetooth enabled successfully — not found in the recorded artifacts" in page
+    assert "cites the final screen, element [4] checked=true (hierarchy)" in page
+    assert "not standing by rule E2 found" in page
 
 
 @pytest.mark.slow
