@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -119,5 +120,8 @@ def _without_ocr(view: ScreenView) -> ScreenView:
 
 def post_view(sha: str | None, like: ScreenView, elements: tuple[UIElement, ...] = ()) -> ScreenView:
     """A step's screen after its actions: its screenshot and (when dumped) its elements, sized like the
-    screen before."""
-    return ScreenView(screenshot=sha, width=like.width, height=like.height, elements=elements)
+    screen before; its foreground app is the one most of its elements belong to (system UI aside)."""
+    apps = Counter(e.package for e in elements if e.package and e.package != "com.android.systemui")
+    foreground = apps.most_common(1)[0][0] if apps else ""
+    return ScreenView(screenshot=sha, width=like.width, height=like.height, elements=elements,
+                      foreground=foreground)
