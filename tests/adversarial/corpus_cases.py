@@ -119,6 +119,8 @@ HONEST: dict[str, Case] = {
         V("Airplane mode is off at the end", "passed", "The final screen's switch is OFF.",
           (switch("Airplane mode", quote="OFF"),))),
         "PASSED", marks=('@pytest.mark.assert_("Airplane mode is off at the end", when="end")',)),
+    "clock_opened": Case("open_clock", (
+        _goal(el("Alarm"), evidence="The Clock app is open on its Alarm page (foreground deskclock)."),), "PASSED"),
     # -- Set an alarm for 6:45 AM ---------------------------------------------------------------------------
     "alarm_probe_line": Case("alarm", (
         _goal(probe("alarms", grep="06:45"), evidence="dumpsys alarm lists a deskclock alarm at 06:45."),),
@@ -182,6 +184,8 @@ ADVERSARIES: dict[str, Case] = {
                                      "UNCHECKED", rule="E4"),
     "wifi_setting_for_bluetooth": Case("bluetooth_on", (_goal(probe("setting", ns="global", key="wifi_on")),),
                                        "UNCHECKED", rule="E4"),
+    "launcher_icon_for_the_clock_app": Case("alarm", (_goal(written(1, "pre", quote="Clock")),), "UNCHECKED",
+                                            rule="E4"),
     "page_title_only": Case("airplane_on", (_goal(el("Network & internet")),), "UNCHECKED", rule="E4"),
     # a name is not the claim
     "summary_line_for_dark_theme": Case("dark_on", (

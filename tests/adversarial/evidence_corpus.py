@@ -69,6 +69,7 @@ SCENARIOS: dict[str, Scenario] = {
     "airplane_on_then_off": Scenario("Turn on Airplane mode, then turn it off again",
                                      (*_settings("Network & internet"), tap("Airplane mode"), tap("Airplane mode"),
                                       finish())),
+    "open_clock": Scenario("Open the Clock app", (launch(CLOCK), finish())),
     "delete_alarm": Scenario("Delete the 8:30 AM alarm in the Clock app",
                              (launch(CLOCK), tap(content_desc="Delete alarm 8:30 AM"), finish())),
     "alarms_then_settings": Scenario("Delete the 8:30 AM alarm in the Clock app",
