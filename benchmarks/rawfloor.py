@@ -16,6 +16,9 @@ from collections.abc import Sequence
 
 from pytest_artemis.device import KEYCODES
 from pytest_artemis.device.adb import input_text_arg
+from pytest_artemis.device.probe_table import builtin_probes
+
+_PROBES = builtin_probes()
 
 
 def raw_exec(host: str, port: int, serial: str, command: str) -> bytes:
@@ -61,6 +64,8 @@ def floor_command(name: str, args: Sequence[object]) -> str | None:
         return _q("monkey", "-p", package, "-c", "android.intent.category.LAUNCHER", "1")
     if name == "current_app":
         return "dumpsys activity activities"
+    if name == "probe_spec":  # the baseline's probes and the checks': the table's own argv
+        return _q(*_PROBES.argv(args[0]))  # type: ignore[arg-type]
     if name in ("serial", "probes"):
         return None
     raise ValueError(f"no raw floor for Device.{name}; add it to floor_command")
