@@ -166,8 +166,8 @@ def about(fact: Fact, shown: Shown) -> bool:
     if fact.navigation:
         return bool(named(fact.topic, shown.screen | shown.names)) or \
             any(contains(text, v.text) for text in shown.page for v in fact.values if v.text)
-    if fact.event and not fact.topic and not fact.values:
-        return True
+    if fact.event and not fact.strong and not fact.values:
+        return True  # "A confirmation toast appears": any toast; what it confirms is not named
     if fact.strong and named(fact.strong, shown.names):
         return True
     if not fact.strong and fact.weak and named(fact.weak, shown.names):
