@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import sys
 import xml.etree.ElementTree as ET
@@ -183,7 +184,7 @@ def test_no_model_under_xdist(pytester):
 
 def test_an_unwritable_artifacts_directory_under_xdist(project):
     (project.path / "not-a-dir").write_text("a file where the directory should be")
-    line = xdist_usage_error(project, "--artemis-device=sim", "--artemis-artifacts=not-a-dir/artifacts")
+    line = xdist_usage_error(project, "--artemis-device=sim:2", "--artemis-artifacts=not-a-dir/artifacts")
     assert "the artifacts directory is not writable" in line
 
 
@@ -207,9 +208,17 @@ def test_ocr_configured_without_its_extra(project, monkeypatch, where, origin):
 
 
 def test_more_xdist_workers_than_devices(project):
-    line = xdist_usage_error(project, "--artemis-device=sim")
-    assert "-n 2 starts 2 xdist workers but --artemis-device=sim gives 1 device" in line
-    assert "--artemis-device=sim:2" in line and "-n 1" in line
+    """The controller counts the devices before starting any worker: one line and exit code 4, in
+    seconds, not one error per worker or test."""
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "--artemis-device=sim",
+                                          "--junitxml=junit.xml")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    assert result.duration < 15, result.duration
+    errors = [line for line in result.stderr.lines + result.stdout.lines if line.startswith("ERROR")]
+    assert errors == ["ERROR: -n 2 starts 2 xdist workers but --artemis-device=sim gives 1 device: each "
+                      "worker leases one device for the whole session; give a device per worker (e.g. "
+                      "--artemis-device=sim:2) or start fewer workers (-n 1)"], result.stdout.str()
+    assert "bringing up nodes" not in result.stdout.str() and "During handling" not in result.stderr.str()
 
 
 def test_as_many_devices_as_workers_pass(project):
@@ -301,6 +310,6 @@ def test_the_kill_switch_in_a_run_is_a_configuration_refusal(pytester, keyless, 
     result, cases = run_junit(pytester, "--artemis-device=sim", subprocess=True)
     first = cases["test_one"]
     assert first.result == "error" and first.props["artemis.infra"] == "usage/ModelRequestsBlocked"
-    assert first.message.startswith("ERROR: usage error on device emulator-5554: real model requests are "
-                                    "blocked (ARTEMIS_ALLOW_MODEL_REQUESTS=0)")
+    assert re.match(r"ERROR: usage error on device 127\.0\.0\.1:\d+/emulator-5554: real model requests are "
+                    r"blocked \(ARTEMIS_ALLOW_MODEL_REQUESTS=0\)", first.message), first.message
     assert "harness" not in result.stdout.str() and "Traceback" not in first.text
