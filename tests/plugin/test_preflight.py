@@ -30,9 +30,11 @@ def test_two(artemis):
 
 
 def usage_error(pytester: pytest.Pytester, *args: str) -> str:
-    """Run, expect exit code 4 with one ``ERROR:`` line on stderr and no test run; return that line."""
+    """Run, expect exit code 4 with one ``ERROR:`` line on stderr, within seconds and no test run; return that
+    line."""
     result = pytester.runpytest("-p", "no:cacheprovider", *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    assert result.duration < 15, result.duration  # found at the start, not after a first test or request
     errors = [line for line in result.stderr.lines if line.startswith("ERROR:")]
     assert len(errors) == 1, result.stderr.str()
     assert " passed" not in result.stdout.str() and " error" not in result.stdout.str()
@@ -176,12 +178,14 @@ def test_too_few_usable_devices_under_xdist_stop_the_controller_before_any_worke
     assert "bringing up nodes" not in result.stdout.str()
 
 
+@pytest.mark.slow  # the same worker path as test_no_device_under_xdist
 def test_no_model_under_xdist(pytester):
     pytester.makepyfile(test_goal=GOAL)
     line = xdist_usage_error(pytester, "--artemis-device=sim:2")
     assert "no model configured" in line and "--artemis-model" in line
 
 
+@pytest.mark.slow  # the same worker path as test_no_device_under_xdist
 def test_an_unwritable_artifacts_directory_under_xdist(project):
     (project.path / "not-a-dir").write_text("a file where the directory should be")
     line = xdist_usage_error(project, "--artemis-device=sim:2", "--artemis-artifacts=not-a-dir/artifacts")
@@ -221,6 +225,7 @@ def test_more_xdist_workers_than_devices(project):
     assert "bringing up nodes" not in result.stdout.str() and "During handling" not in result.stderr.str()
 
 
+@pytest.mark.slow  # test_xdist_timeout's two-worker runs pass the same way
 def test_as_many_devices_as_workers_pass(project):
     result = project.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "--artemis-device=sim:2")
     result.assert_outcomes(passed=2)
@@ -281,8 +286,8 @@ def test_set_ups_that_bring_their_key_otherwise_pass(project, keyless, monkeypat
         else:
             args.append(item)
     # The project's conftest overrides artemis_model with a scripted one: the check still reads the options.
-    result = project.runpytest_subprocess("-p", "no:cacheprovider", "--artemis-device=sim",
-                                          "--artemis-model=openai/gpt-4o", *args)
+    result = project.runpytest("-p", "no:cacheprovider", "--artemis-device=sim",
+                               "--artemis-model=openai/gpt-4o", *args)
     result.assert_outcomes(passed=2)
 
 
@@ -307,7 +312,7 @@ def test_the_kill_switch_in_a_run_is_a_configuration_refusal(pytester, keyless, 
             return ModelSet.uniform(LiteLLMModel("openai/gpt-4o", api_key="k"))
     ''')
     pytester.makepyfile(test_goal=GOAL)
-    result, cases = run_junit(pytester, "--artemis-device=sim", subprocess=True)
+    result, cases = run_junit(pytester, "--artemis-device=sim")
     first = cases["test_one"]
     assert first.result == "error" and first.props["artemis.infra"] == "usage/ModelRequestsBlocked"
     assert re.match(r"ERROR: usage error on device 127\.0\.0\.1:\d+/emulator-5554: real model requests are "
