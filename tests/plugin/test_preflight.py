@@ -8,6 +8,7 @@ import re
 import socket
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from plugin_helpers import run_junit
@@ -208,7 +209,17 @@ def test_ocr_configured_without_its_extra(project, monkeypatch, where, origin):
     monkeypatch.setitem(sys.modules, "onnxruntime", None)  # what `import onnxruntime` finds uninstalled
     line = usage_error(project, "--artemis-device=sim", *where)
     assert line.startswith(f"ERROR: {origin}: OCR is configured but its extra is not installed")
-    assert "no module onnxruntime" in line and 'pip install "pytest-artemis[ocr]"' in line
+    # This package runs from a clone, so the fix is the clone's editable install with the extra.
+    clone = Path(__file__).resolve().parents[2]
+    assert "no module onnxruntime" in line and f'pip install -e "{clone}[ocr]"' in line
+
+
+def test_an_installed_package_names_the_extra_on_the_index(monkeypatch):
+    from pytest_artemis.plugin import preflight
+
+    monkeypatch.setattr(preflight, "_editable_checkout", lambda: None)
+    advice = 'no module rapidocr: pip install "pytest-artemis[ocr]"'
+    assert preflight._as_installed(advice) == advice
 
 
 def test_more_xdist_workers_than_devices(project):
