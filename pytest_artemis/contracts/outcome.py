@@ -108,14 +108,15 @@ def outcome_word(outcome: RunOutcome | None) -> OutcomeWord:
     return "PASSED"
 
 
-_STOPPED_BY = ("circuit breaker", "time budget", "assert failed")
-"""Stop reasons that are themselves the cause of a blocked run (a breaker, the time budget, a halt)."""
+_STOPPED_BY = ("circuit breaker", "time budget", "assert failed", "the operator gave up")
+"""Stop reasons that are themselves the cause of a blocked run (a breaker, the time budget, a halt, the
+operator's own report of what it could not find: its give_up reason is its last word, said once)."""
 
 
 def blocked_cause(outcome: RunOutcome, last_word: str) -> str:
     """The real cause of a blocked run, for the first line of its message and banner: the breaker (or
-    budget) that stopped it, else the agent's last word (``last_word``: its last step's decision, which
-    says what it could not find), else the task's own reason."""
+    budget, or the operator's give_up) that stopped it, else the agent's last word (``last_word``: its
+    last step's decision, which says what it could not find), else the task's own reason."""
     stop = outcome.stop_reason
     if stop.startswith(_STOPPED_BY):
         return stop

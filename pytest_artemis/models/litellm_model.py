@@ -418,4 +418,8 @@ def _litellm() -> ModuleType:
     # litellm's own deprecation noise is not the user's to act on (added per call: pytest resets the
     # warning filters for every test).
     warnings.filterwarnings("ignore", module=r"litellm(\.|$)")
+    # pydantic's warning about litellm's own ReadOnly TypedDicts, raised from pydantic's module when the
+    # first call builds their schemas: a third party's noise in the user's warnings summary.
+    warnings.filterwarnings("ignore", message=r"Items? .* on TypedDict class .* `ReadOnly` qualifier",
+                            category=UserWarning)
     return litellm

@@ -96,6 +96,8 @@ def report_props(report: pytest.TestReport) -> dict[str, str]:
 
 def section_text(outcome: RunOutcome, verdicts: Iterable[CheckVerdict], artifacts: Path, word: str) -> str:
     """The verdict sequence and the run summary, for ``stdout [artemis]`` (JUnit ``<system-out>``)."""
+    from .progress import verdict_words
+
     cost = outcome.usage.cost_usd
     lines = [
         f"artemis run {outcome.run_id} on {outcome.device or '?'}: {word}",
@@ -115,9 +117,8 @@ def section_text(outcome: RunOutcome, verdicts: Iterable[CheckVerdict], artifact
     for v in seq:
         kind = {"assert": "assert_", "goal": "goal"}.get(v.kind, "verify")
         step = f" @step {v.anchor_step}" if v.anchor_step is not None else ""
-        reason = f" [{v.reason}]" if v.reason else ""
         lines.append(f"  {v.attempt_id} {v.status.upper()} {kind} {v.item_text!r} ({v.source}{step}): "
-                     f"{v.evidence}{reason}")
+                     f"{verdict_words(v)}")
     if not seq:
         lines.append("  (none)")
     return "\n".join(lines) + "\n"

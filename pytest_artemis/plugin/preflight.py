@@ -132,7 +132,33 @@ def check_ocr(options: ArtemisOptions) -> None:
     missing = ocr_missing(options.ocr)
     if missing is not None:
         raise pytest.UsageError(f"{_origin(options, 'ocr')}: OCR is configured but its extra is not "
-                                f"installed ({missing}), or set --artemis-ocr=none")
+                                f"installed ({_as_installed(missing)}), or set --artemis-ocr=none")
+
+
+def _as_installed(advice: str) -> str:
+    """``pip install "pytest-artemis[X]"`` as this installation takes it: an editable install from a clone
+    (the README's way) needs ``pip install -e "CLONE[X]"``, which also keeps the clone the code in use."""
+    checkout = _editable_checkout()
+    if checkout is None:
+        return advice
+    return re.sub(r'pip install "pytest-artemis\[(\w+)\]"',
+                  lambda m: f'pip install -e "{checkout}[{m.group(1)}]"', advice)
+
+
+def _editable_checkout() -> str | None:
+    """The clone this package runs from (an editable install, or a checkout on the path), else None: the
+    directory above the package that holds its ``pyproject.toml``."""
+    from pathlib import Path
+
+    import pytest_artemis
+
+    root = Path(pytest_artemis.__file__).resolve().parents[1]
+    project = root / "pyproject.toml"
+    try:
+        ours = project.is_file() and 'name = "pytest-artemis"' in project.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return str(root) if ours else None
 
 
 _MODEL_OPTIONS = ("model", "planner_model", "operator_model", "checker_model")

@@ -15,6 +15,14 @@ def _short(text: str, limit: int = 70) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def verdict_words(verdict: CheckVerdict) -> str:
+    """What a verdict says: its evidence, then why it is not a plain verdict (``[reason]``); the reason
+    alone when nothing was observed (an unchecked item has no evidence, only why)."""
+    if not verdict.evidence:
+        return verdict.reason or "no evidence recorded"
+    return f"{verdict.evidence} [{verdict.reason}]" if verdict.reason else verdict.evidence
+
+
 class Progress:
     """Writes ``[artemis]`` lines through the terminal reporter, outside output capture."""
 
@@ -53,7 +61,7 @@ class Progress:
     def verdict(self, verdict: CheckVerdict) -> None:
         kind = {"assert": "assert_", "goal": "goal"}.get(verdict.kind, "verify")
         self._write(f"{verdict.status.upper()} {kind} {_short(verdict.item_text, 50)!r}: "
-                    f"{_short(verdict.evidence, 60)}")
+                    f"{_short(verdict_words(verdict), 60)}")
 
     def note(self, text: str) -> None:
         """A line about the run that is not a step or a verdict (e.g. what replay did)."""

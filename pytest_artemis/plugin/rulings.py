@@ -127,8 +127,10 @@ def _blocked_message(outcome: RunOutcome, failed_verify: tuple[ItemSummary, ...]
     unmet criterion with its last finding."""
     task = outcome.task
     lines = [f"BLOCKED: {cause}"]
-    if task.reason and task.reason not in cause and cause not in task.reason:
-        lines.append(f"task {task.status}: {task.reason}")
+    # What the task's reason adds to the cause (which subgoals are still open), without saying it twice.
+    extra = task.reason.removeprefix(cause).lstrip("; ") if task.reason else ""
+    if extra and extra not in cause:
+        lines.append(f"task {task.status}: {extra}")
     by_text = {i.text: i for i in outcome.tests.items if i.kind in ("verify", "goal")}
     unmet = list(task.unmet) + [i.text for i in failed_verify if i.text not in task.unmet]
     if unmet:

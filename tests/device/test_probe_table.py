@@ -24,6 +24,7 @@ def test_built_in_argv() -> None:
     assert TABLE.argv(spec("setting", ns="global", key="wifi_on")) == [
         "settings", "get", "global", "wifi_on"]
     assert TABLE.argv(spec("alarms")) == ["dumpsys", "alarm"]
+    assert TABLE.argv(spec("settings", ns="secure")) == ["settings", "list", "secure"]
     assert TABLE.argv(spec("content", uri="content://com.android.contacts/data/phones",
                                     projection="display_name:data1")) == [
         "content", "query", "--uri", "content://com.android.contacts/data/phones",
@@ -31,7 +32,7 @@ def test_built_in_argv() -> None:
     assert TABLE.argv(spec("prop", key="ro.product.model")) == ["getprop", "ro.product.model"]
     assert {k.name for k in TABLE} == {
         "alarms", "battery", "foreground", "window_focus", "notifications", "setting", "content",
-        "packages", "prop"}
+        "packages", "prop", "settings"}
 
 
 def test_refusal_is_a_usage_error() -> None:

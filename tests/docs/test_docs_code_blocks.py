@@ -46,18 +46,16 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
 
 #: A test run against a section that brings only a conftest: it uses what the conftest provides.
 EXERCISE: dict[tuple[str, str], tuple[str, dict[str, str]]] = {
-    ("device-farms.md", "The lease hook: your own farm"): ('''
-import pytest
-
-
-@pytest.mark.goal("Turn off Wi\\u2011Fi in Settings")
-def test_on_a_leased_device(artemis):
-    assert artemis.device.serial == "emulator-5554"
-''', {"test_on_a_leased_device": "PASSED"}),
     ("models-and-costs.md", "Per-role models"): ('''
 def test_the_models(artemis_model):
     assert artemis_model.checker.name == "openai/my-model" and artemis_model.operator.stream
 ''', {}),
+}
+
+#: Conftest-only sections another test runs as written, and which.
+EXERCISED_ELSEWHERE = {
+    ("device-farms.md", "Your own farm: a lease backend"):
+        "tests/docs/test_device_farms_page.py leases two simulated phones through it under -n 2",
 }
 
 #: Shell lines a test cannot run, and why; every other line runs a page's file or is ``pytest tests/ …``,
@@ -72,6 +70,13 @@ NOT_RUN = {
     "ADB_SERVER_SOCKET=tcp:127.0.0.1:5038 adb devices": "needs the standalone server above",
     "pytest examples/ -n 2 --artemis-adb-server=127.0.0.1:5048 --artemis-device=emulator-5554,emulator-5556":
         "needs the standalone server above",
+    "python -m pytest_artemis.sim --host 127.0.0.2 --port 5037 &": "a standalone server on a fixed port, "
+                                                                    "as a device host runs it (tests/farm "
+                                                                    "runs sessions over two such servers)",
+    "python -m pytest_artemis.sim --host 127.0.0.3 --port 5037 &": "likewise",
+    "pytest examples/ -n 2 --artemis-device=127.0.0.2:5037/emulator-5554,127.0.0.3:5037/emulator-5554":
+        "needs the two standalone servers above",
+    "export ARTEMIS_STF_TOKEN=...": "needs an STF server's access token (tests/farm runs an STF double)",
     "adb devices": "needs a real phone or an emulator",
     "adb -a -P 5037 nodaemon server": "a device host's own adb server",
     "export ARTEMIS_API_KEY=...": "needs a provider's API key",
@@ -82,6 +87,8 @@ NOT_RUN = {
 
 #: The unlabelled blocks of each page: output the page quotes, and where it comes from.
 OUTPUT = {
+    "device-farms.md": "the line a quarantined device prints (tests/farm/test_farm_servers.py checks it)",
+    "models-and-costs.md": "a model timeout's message (tests/plugin/test_provider_errors.py checks it)",
     "outcomes-and-ci.md": "messages of the examples' FAILED and BLOCKED runs",
     "performance.md": "what the benchmarks/ scripts print",
     "replay.md": "what replayed runs print (tests/replay checks the lines)",
@@ -113,34 +120,6 @@ def artemis_model(request):
     return scripted_agent(*steps, goal=goal)
 '''
 
-#: The farm client the device-farms page's conftest imports: a simulated phone handed out as a lease.
-MY_FARM = '''
-from dataclasses import dataclass
-
-from pytest_artemis.sim import SimServer
-
-
-@dataclass
-class Lease:
-    serial: str
-    adb_host: str
-    adb_port: int
-    server: SimServer
-
-    def release(self):
-        self.server.stop()
-
-
-class Farm:
-    def acquire(self, tag, holder):
-        server = SimServer(devices=1).start()
-        return Lease(server.serials[0], server.host, server.port, server)
-
-
-farm = Farm()
-'''
-
-
 def _runnable_lines() -> list[tuple[Block, str]]:
     return [(b, line) for b in BLOCKS if b.lang == "bash" for line in shell_lines(b)]
 
@@ -151,7 +130,7 @@ def test_every_block_is_run_or_says_why_not():
     assert tests == set(EXPECTED), "every test file a page shows is run"
     conftest_only = {(b.page, b.section) for b in BLOCKS if b.name == "conftest.py"
                      and not any(f.startswith("test_") for f in section_files(b.page, b.section))}
-    assert conftest_only == set(EXERCISE)
+    assert conftest_only == set(EXERCISE) | set(EXERCISED_ELSEWHERE)
     for block in BLOCKS:
         where = f"{block.page} ({block.section}): {block.body.splitlines()[0][:60]!r}"
         if block.lang in ("python", "ini"):
@@ -190,8 +169,6 @@ def _project(pytester: pytest.Pytester, page: str, section: str, name: str = "my
     for file, text in files.items():
         if file != "pytest.ini":
             (user / file).write_text(text, encoding="utf-8")
-    if "my_farm" in files.get("conftest.py", ""):
-        (user / "my_farm.py").write_text(MY_FARM, encoding="utf-8")
     if not any("def artemis_model" in text for text in files.values()):
         pytester.makeconftest(MODEL_STAND_IN)
     ini = next((b.body for b in BLOCKS if b.page == page and b.name == "pytest.ini"),

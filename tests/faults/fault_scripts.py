@@ -162,12 +162,23 @@ def ocr_toast_checker(request: ScriptedRequest) -> CheckReport:
         lines = ocr_lines(image.data, bottom=0.35)
         toast = next((line for line in lines if "alarm set for" in line.casefold()), None)
         if toast is not None:
-            return verdicts(request, "passed", f"OCR of the {caption} screenshot reads the toast {toast!r}")
+            return _toast_seen(request, f"OCR of the {caption} screenshot reads the toast {toast!r}")
         seen.append(f"{caption}: {' | '.join(lines[:6])}")
     if not images:
         return verdicts(request, "inconclusive", "no screenshot was attached to judge the toast from")
     return verdicts(request, "failed", "no 'Alarm set for' toast text in the OCR of the attached "
                                        f"screenshots ({'; '.join(seen)})")
+
+
+def _toast_seen(request: ScriptedRequest, evidence: str) -> CheckReport:
+    """A pass citing the toast where the harness recorded it: the OCR element of the newest screen that
+    reads it (with OCR off, no recorded element shows a toast, and the citation falls back to ``cite``)."""
+    claim = next((CitationClaim(step=screen.step, screen=screen.screen, element=e.index, quote=e.label)
+                  for screen in reversed(request.screens) for e in screen.view.elements
+                  if e.source == "ocr" and "alarm set for" in e.label.casefold()), cite(request))
+    citations = [claim] if claim is not None else []
+    return CheckReport(verdicts=[ModelVerdict(item=i.text, status="passed", evidence=evidence,
+                                              citations=citations) for i in request.checks])
 
 
 def crash_dialog_checker(request: ScriptedRequest) -> CheckReport:

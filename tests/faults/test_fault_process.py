@@ -16,40 +16,38 @@ import os
 import signal
 
 import pytest
-from fault_scripts import mark_done, verdicts
-from pytest_artemis.agents.schemas import OperatorDecision, PlanReply
-from pytest_artemis.contracts import Wait
+from fault_scripts import SETTINGS, bluetooth_decision, verdicts
+from pytest_artemis.agents.schemas import PlanReply
 
 
 def respond(request, device):
     if request.role == "planner":
-        return PlanReply(plan="- [ ] Look at the home screen\\n")
+        return PlanReply(plan="- [ ] Turn on Bluetooth\\n")
     if request.role == "operator":
         if "[kill]" in request.goal and request.turn == 2:
             os.kill(os.getpid(), signal.SIGKILL)
-        if "[kill]" in request.goal:
-            return OperatorDecision(decision="looking", actions=[Wait(ms=10)])
-        return OperatorDecision(decision="seen it", actions=[Wait(ms=10)], plan=mark_done(request.plan))
-    return verdicts(request, "passed", f"the step {request.turn} post screenshot shows the launcher")
+        return bluetooth_decision(request)
+    return verdicts(request, "passed", "the Bluetooth switch reads ON")
 
 
-def home_test(goal):
-    @pytest.mark.goal(goal)
-    @pytest.mark.verify("The home screen is shown")
+def bluetooth_test(goal):
+    @pytest.mark.goal(goal, app=SETTINGS)
+    @pytest.mark.verify("Bluetooth is on")
     def test(artemis):
         pass
     return test
 
 
-test_a, test_killed, test_b, test_c = map(home_test, ["Look home", "Look home [kill]", "Look home",
-                                                      "Look home"])
+test_a, test_killed, test_b, test_c = map(bluetooth_test, ["Turn on Bluetooth", "Turn on Bluetooth [kill]",
+                                                           "Turn on Bluetooth", "Turn on Bluetooth"])
 '''
 
 
 @pytest.mark.slow
 def test_a_worker_killed_by_sigkill_is_an_error_and_others_are_unaffected(project):
     project.makepyfile(test_killed=KILLED)
-    matrix = run_matrix(project, "-n", "2", "--artemis-device=sim:2", subprocess=True)
+    # Each test turns Bluetooth on from off (a test after another on the same phone starts from a reset).
+    matrix = run_matrix(project, "-n", "2", "--artemis-device=sim:2", "--artemis-reset=full", subprocess=True)
     matrix.result.assert_outcomes(passed=3, errors=1)
     dead = matrix.cases["test_killed"]
     assert dead.result == "error" and "ERROR: infrastructure failure (harness) WorkerCrashed" in dead.message

@@ -18,8 +18,10 @@ def test_every_outcome_row_in_process(suite):
     record = read_run(cases["test_failed"].props["artemis.artifacts"])
     assert record.execution == "finished" and record.outcome.tests.failed == 1
     # -v shows live progress: one line per step (the operator's decision, then what was done) and per verdict.
-    result.stdout.fnmatch_lines(["*[[]artemis[]] step 1 (act): 'doing it' -> waited 20 ms [[]ok[]]",
-                                 "*[[]artemis[]] PASSED verify 'PASS: *"])
+    result.stdout.fnmatch_lines([
+        "*[[]artemis[]] step 1 (act): 'open Settings' -> launch com.android.settings [[]ok[]]",
+        "*[[]artemis[]] step 3 (act): 'turn Bluetooth on' -> tap * on [[]*[]] 'OFF' [[]ok[]]",
+        "*[[]artemis[]] PASSED verify 'PASS: *"])
     # ... and says when the run is waiting on its checker rather than acting.
     result.stdout.fnmatch_lines(["*[[]artemis[]] checking: final check #1: judging the goal and * item(s)*"])
     # Short summaries keep pytest's categories with our words.
@@ -76,7 +78,8 @@ def test_run_from_the_test_body(suite):
 
         def test_body_run(artemis):
             assert artemis.outcome is None
-            result = artemis.run("Turn on Bluetooth", checks=[verify("PASS: Bluetooth on"), assert_("FAIL: toast")])
+            result = artemis.run("Turn on Bluetooth",
+                                 checks=[verify("PASS: Bluetooth on"), assert_("FAIL: toast")])
             assert result.word == "FAILED"
             assert [(v.kind, v.status) for v in artemis.verdicts] == [
                 ("verify", "passed"), ("assert", "failed"), ("goal", "passed")]

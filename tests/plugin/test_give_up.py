@@ -44,9 +44,15 @@ def test_give_up_ends_the_run_blocked_with_its_reason_and_no_repair_rounds(pytes
     assert_words(result, blocked=2)
     gave_up = cases["test_gives_up"]
     assert gave_up.result == "error"
-    assert gave_up.message.startswith("BLOCKED: task blocked: the operator gave up: This phone has no "
-                                      "Bluetooth page"), gave_up.message
+    # The operator's reason is the cause, said first and once; the unmet criterion follows.
+    assert gave_up.message.startswith("BLOCKED: the operator gave up: This phone has no Bluetooth page; "
+                                      "unmet: 'Bluetooth is on'"), gave_up.message
+    assert gave_up.text.count("This phone has no Bluetooth page") == 1, gave_up.text  # said once
+    assert "task blocked: the plan still has 1 open subgoal: 'Turn on Bluetooth'" in gave_up.text
     assert gave_up.props["artemis.steps"] == "2"
+    # An item nothing was observed for says why, live and in the verdict list, never an empty evidence.
+    result.stdout.fnmatch_lines(["*[[]artemis[]] UNCHECKED verify 'Bluetooth is on': its subgoal was *"])
+    assert "(settlement): its subgoal was never marked done: no recorded evidence" in result.stdout.str()
     record = read_run(gave_up.props["artemis.artifacts"])
     assert [s.turn for s in record.steps] == ["act", "act"] and "gave_up" in record.steps[-1].flags
     kinds = [e.kind for e in record.events]

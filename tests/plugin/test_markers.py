@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import pytest
 from plugin_helpers import run_junit
 
@@ -112,8 +114,8 @@ def test_spec_built_in_declaration_order(suite):
         @pytest.mark.assert_("Bluetooth is on (second)", when="end")
         def test_it(request, artemis):
             spec = item_spec(request.node)
-            assert [c.text for c in spec.checks] == ["Bluetooth is on (module level)", "Bluetooth is on (first)",
-                                                     "Bluetooth is on (second)"]
+            assert [c.text for c in spec.checks] == [
+                "Bluetooth is on (module level)", "Bluetooth is on (first)", "Bluetooth is on (second)"]
             assert spec.app is None and spec.max_steps == 7
             assert spec.test_id == request.node.nodeid
             assert spec.checks[2].kind == "assert" and spec.checks[2].when == "end"
@@ -222,8 +224,8 @@ def pytest_artemis_probe_specs(config):
             assert checks == [("probe", "passed")], result.word
 
         def test_unknown_kind(artemis):
-            artemis.run("Turn on Bluetooth", checks=[verify("x", probe=ProbeCheck(probe=ProbeSpec(kind="nope"),
-                                                                             name="sdk_is"))])
+            probe = ProbeCheck(probe=ProbeSpec(kind="nope"), name="sdk_is")
+            artemis.run("Turn on Bluetooth", checks=[verify("x", probe=probe)])
     ''')
     result, cases = run_junit(suite, "--artemis-device=sim")
     assert cases["test_plugin_kind"].result is None, cases["test_plugin_kind"].text
@@ -286,7 +288,7 @@ MEANT = {"test_verfy": ("verfy", "verify"), "test_goals": ("goals", "goal"),
 def test_a_misspelt_marker_on_an_artemis_test_is_a_collection_error(suite, strict):
     suite.makeini("[pytest]\nmarkers =\n    assets: the user's own marker\n    smoke: quick tests\n")
     suite.makepyfile(test_typos=TYPOS)
-    args = ["--artemis-device=sim", "-rfE"] + (["--strict-markers"] if strict else [])
+    args = ["--artemis-device=sim", "-rfE", "--junitxml=junit.xml"] + (["--strict-markers"] if strict else [])
     result = suite.runpytest("-p", "no:cacheprovider", *args)
     out = result.stdout.str()
     assert result.ret == pytest.ExitCode.INTERRUPTED, out
@@ -297,6 +299,13 @@ def test_a_misspelt_marker_on_an_artemis_test_is_a_collection_error(suite, stric
         result.stdout.fnmatch_lines([f"artemis marker error: test_typos.py::{test}: unknown marker {typo!r}: "
                                      f"did you mean {meant!r}?*"])
     result.stdout.fnmatch_lines([f"*Interrupted: {len(MEANT)} errors during collection*"])
+    # CI sees each as an error of its own test, naming the node id and the marker it was meant to be.
+    errors = {f"{tc.get('classname')}.{tc.get('name')}": tc.find("error")
+              for tc in ET.parse(suite.path / "junit.xml").getroot().iter("testcase")}
+    for test, (typo, meant) in MEANT.items():
+        error = errors[f"test_typos.{test.replace('::', '.')}"]
+        assert error is not None and f"test_typos.py::{test}: unknown marker {typo!r}: did you mean " \
+            f"{meant!r}?" in (error.text or "")
     collected = suite.runpytest("-p", "no:cacheprovider", "--collect-only", "-q").stdout.str()
     assert "test_typos.py::test_own_markers" in collected and "test_typos.py::test_plain" in collected
 

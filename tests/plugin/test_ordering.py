@@ -43,6 +43,7 @@ def test_without_the_option_the_order_is_pytests_and_nothing_is_kept(pytester: p
     assert not list(pytester.path.rglob(".pytest_cache/v/artemis/durations"))
 
 
+@pytest.mark.slow  # two xdist workers: the end-to-end matrix CI runs with -m slow
 def test_xdist_workers_agree_on_the_order_and_the_controller_keeps_the_durations(pytester: pytest.Pytester):
     pytester.makepyfile(test_lengths=TESTS)
     first = pytester.runpytest_subprocess("-n", "2", *ORDER)

@@ -79,6 +79,7 @@ import pytest
 from _pytest.assertion.rewrite import AssertionRewritingHook
 
 import pytest_artemis.engine
+import pytest_artemis.engine.loop
 import pytest_artemis.contracts
 from conftest import conftest_fails
 

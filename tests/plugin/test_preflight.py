@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from plugin_helpers import run_junit
@@ -29,9 +31,11 @@ def test_two(artemis):
 
 
 def usage_error(pytester: pytest.Pytester, *args: str) -> str:
-    """Run, expect exit code 4 with one ``ERROR:`` line on stderr and no test run; return that line."""
+    """Run, expect exit code 4 with one ``ERROR:`` line on stderr, within seconds and no test run; return that
+    line."""
     result = pytester.runpytest("-p", "no:cacheprovider", *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    assert result.duration < 15, result.duration  # found at the start, not after a first test or request
     errors = [line for line in result.stderr.lines if line.startswith("ERROR:")]
     assert len(errors) == 1, result.stderr.str()
     assert " passed" not in result.stdout.str() and " error" not in result.stdout.str()
@@ -175,15 +179,17 @@ def test_too_few_usable_devices_under_xdist_stop_the_controller_before_any_worke
     assert "bringing up nodes" not in result.stdout.str()
 
 
+@pytest.mark.slow  # the same worker path as test_no_device_under_xdist
 def test_no_model_under_xdist(pytester):
     pytester.makepyfile(test_goal=GOAL)
     line = xdist_usage_error(pytester, "--artemis-device=sim:2")
     assert "no model configured" in line and "--artemis-model" in line
 
 
+@pytest.mark.slow  # the same worker path as test_no_device_under_xdist
 def test_an_unwritable_artifacts_directory_under_xdist(project):
     (project.path / "not-a-dir").write_text("a file where the directory should be")
-    line = xdist_usage_error(project, "--artemis-device=sim", "--artemis-artifacts=not-a-dir/artifacts")
+    line = xdist_usage_error(project, "--artemis-device=sim:2", "--artemis-artifacts=not-a-dir/artifacts")
     assert "the artifacts directory is not writable" in line
 
 
@@ -203,15 +209,34 @@ def test_ocr_configured_without_its_extra(project, monkeypatch, where, origin):
     monkeypatch.setitem(sys.modules, "onnxruntime", None)  # what `import onnxruntime` finds uninstalled
     line = usage_error(project, "--artemis-device=sim", *where)
     assert line.startswith(f"ERROR: {origin}: OCR is configured but its extra is not installed")
-    assert "no module onnxruntime" in line and 'pip install "pytest-artemis[ocr]"' in line
+    # This package runs from a clone, so the fix is the clone's editable install with the extra.
+    clone = Path(__file__).resolve().parents[2]
+    assert "no module onnxruntime" in line and f'pip install -e "{clone}[ocr]"' in line
+
+
+def test_an_installed_package_names_the_extra_on_the_index(monkeypatch):
+    from pytest_artemis.plugin import preflight
+
+    monkeypatch.setattr(preflight, "_editable_checkout", lambda: None)
+    advice = 'no module rapidocr: pip install "pytest-artemis[ocr]"'
+    assert preflight._as_installed(advice) == advice
 
 
 def test_more_xdist_workers_than_devices(project):
-    line = xdist_usage_error(project, "--artemis-device=sim")
-    assert "-n 2 starts 2 xdist workers but --artemis-device=sim gives 1 device" in line
-    assert "--artemis-device=sim:2" in line and "-n 1" in line
+    """The controller counts the devices before starting any worker: one line and exit code 4, in
+    seconds, not one error per worker or test."""
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "--artemis-device=sim",
+                                          "--junitxml=junit.xml")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    assert result.duration < 15, result.duration
+    errors = [line for line in result.stderr.lines + result.stdout.lines if line.startswith("ERROR")]
+    assert errors == ["ERROR: -n 2 starts 2 xdist workers but --artemis-device=sim gives 1 device: each "
+                      "worker leases one device for the whole session; give a device per worker (e.g. "
+                      "--artemis-device=sim:2) or start fewer workers (-n 1)"], result.stdout.str()
+    assert "bringing up nodes" not in result.stdout.str() and "During handling" not in result.stderr.str()
 
 
+@pytest.mark.slow  # test_xdist_timeout's two-worker runs pass the same way
 def test_as_many_devices_as_workers_pass(project):
     result = project.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "--artemis-device=sim:2")
     result.assert_outcomes(passed=2)
@@ -272,8 +297,8 @@ def test_set_ups_that_bring_their_key_otherwise_pass(project, keyless, monkeypat
         else:
             args.append(item)
     # The project's conftest overrides artemis_model with a scripted one: the check still reads the options.
-    result = project.runpytest_subprocess("-p", "no:cacheprovider", "--artemis-device=sim",
-                                          "--artemis-model=openai/gpt-4o", *args)
+    result = project.runpytest("-p", "no:cacheprovider", "--artemis-device=sim",
+                               "--artemis-model=openai/gpt-4o", *args)
     result.assert_outcomes(passed=2)
 
 
@@ -298,9 +323,9 @@ def test_the_kill_switch_in_a_run_is_a_configuration_refusal(pytester, keyless, 
             return ModelSet.uniform(LiteLLMModel("openai/gpt-4o", api_key="k"))
     ''')
     pytester.makepyfile(test_goal=GOAL)
-    result, cases = run_junit(pytester, "--artemis-device=sim", subprocess=True)
+    result, cases = run_junit(pytester, "--artemis-device=sim")
     first = cases["test_one"]
     assert first.result == "error" and first.props["artemis.infra"] == "usage/ModelRequestsBlocked"
-    assert first.message.startswith("ERROR: usage error on device emulator-5554: real model requests are "
-                                    "blocked (ARTEMIS_ALLOW_MODEL_REQUESTS=0)")
+    assert re.match(r"ERROR: usage error on device 127\.0\.0\.1:\d+/emulator-5554: real model requests are "
+                    r"blocked \(ARTEMIS_ALLOW_MODEL_REQUESTS=0\)", first.message), first.message
     assert "harness" not in result.stdout.str() and "Traceback" not in first.text

@@ -60,7 +60,13 @@ def _run(project, server, *args):
 
 def test_a_missing_api_key_is_a_credentials_error_in_the_providers_words_and_stops_the_session(
         project, server):
-    result, cases = run_junit(project, "--artemis-device=sim", "--artemis-model=openai/test-model")
+    # The session-start check finds it first: one line, exit code 4 (tests/plugin/test_preflight.py).
+    stopped = project.runpytest("-p", "no:cacheprovider", "--artemis-device=sim",
+                                "--artemis-model=openai/test-model")
+    assert stopped.ret == pytest.ExitCode.USAGE_ERROR and "OPENAI_API_KEY" in stopped.stderr.str()
+    # Past the opt-out (credentials that come another way), the provider's own refusal says the same.
+    result, cases = run_junit(project, "--artemis-device=sim", "--artemis-model=openai/test-model",
+                              "--artemis-no-credentials-check")
     assert_words(result, errors=2)
     first, second = cases["test_first"], cases["test_second"]
     assert "ModelCredentialsError" in first.message and "credentials" in first.message

@@ -84,6 +84,7 @@ def test_no_index_without_artemis_tests(pytester):
     assert not (pytester.path / ".artemis").exists()
 
 
+@pytest.mark.slow  # two xdist workers: the end-to-end matrix CI runs with -m slow
 def test_under_xdist_the_controller_writes_one_index_for_all_workers(suite):
     pytest.importorskip("xdist")
     suite.makepyfile(test_w=TESTS)

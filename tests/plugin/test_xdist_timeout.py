@@ -68,7 +68,9 @@ def test_a_crashed_worker_is_an_error_naming_the_device_and_others_are_unaffecte
     index = Path(suite.path, ".artemis", "index.html").read_text()
     assert '<tr data-outcome="ERROR"' in index and "without a terminal record" in index
     # Its testcase still carries what CI needs: outcome, device, artifacts path, the infra class.
-    assert dead.props["artemis.outcome"] == "ERROR" and dead.props["artemis.device"].startswith("emulator-")
+    assert dead.props["artemis.outcome"] == "ERROR"
+    assert re.fullmatch(r"127\.0\.0\.1:\d+/emulator-555[46]", dead.props["artemis.device"])
+    assert f"WorkerCrashed on device {dead.props['artemis.device']}: " in dead.message  # the one it held
     assert Path(dead.props["artemis.artifacts"]) == runs[0].resolve()
     assert dead.props["artemis.infra"] == "harness/WorkerCrashed"
 
