@@ -54,10 +54,24 @@ def cover(facts: Sequence[Fact], cited: Sequence[Cited], item_text: str) -> Cove
             if not any(c.visual for c in cited):
                 unshown.append(fact)
             continue
-        if why := _disagrees(fact, readings):
+        if why := _disagrees(fact, readings) or _unnamed(fact, readings):
             return Coverage({}, (), why)
         shown[fact] = readings
     return Coverage(shown, tuple(unshown))
+
+
+def _unnamed(fact: Fact, readings: Sequence[Shown]) -> str:
+    """Why the citations do not show all the fact is about ('' when they do): each thing it names ("a
+    Bluetooth *headset*", "the alarm *repeats* every *weekday*") must be named by what is cited or by the
+    page it is on; naming one of them is not showing the others. (What is absent is not there to name.)"""
+    if fact.absent or fact.navigation:
+        return ""
+    missing = sorted(t for t in fact.strong
+                     if not any(named(frozenset({t}), r.names | r.screen) for r in readings))
+    if not missing:
+        return ""
+    return broken("E4", f"nothing cited names {', '.join(map(repr, missing))}, which {fact.text!r} is about: "
+                        "evidence of part of what it names is not evidence of it")
 
 
 def _place_of(fact: Fact, reading: Shown, citation: Cited) -> bool:

@@ -74,7 +74,8 @@ or then after before when while right any all every each some there here has hav
 than into onto up down out now again still also only just new own my your their our which who what
 where how time times once first least more most very same other another please correctly
 successfully properly immediately visible shown seen listed present named called titled labelled
-labeled with no not am pm longer final end having""".split())
+labeled with no not am pm longer final end having run test step agent i me we us you he him his she her
+they them""".split())
 VERBS = frozenset("""\
 turn turned turning switch switched toggle toggled enable enabled disable disabled activate
 activated deactivate deactivated open opened opening close closed launch launched start started go
@@ -85,7 +86,7 @@ displayed displaying appear appeared appearing exist existing say said read read
 containing become became stay stayed remain remained keep kept work worked get got put use used find
 found see look looking check checked verify confirm ensure want need should must can will would may
 might schedule scheduled update updated change changed edit edited rename renamed tell lets let
-saving says""".split())
+saving says ring rings ringing sound sounds fire fires trigger triggers wake""".split())
 ON_WORDS = frozenset({"on", "enable", "enabled", "activate", "activated", "active", "connected", "checked"})
 OFF_WORDS = frozenset({"off", "disable", "disabled", "deactivate", "deactivated", "inactive", "disconnected",
                        "unchecked"})
@@ -96,7 +97,7 @@ EVENT_KINDS = frozenset({"toast", "snackbar", "dialog", "notification", "banner"
 WEAK = frozenset("""\
 screen page app application list item row entry menu tab view section option field setting text
 label message value mode theme level number name title card window icon panel content state status
-one confirmation success""".split())
+one confirmation success phone device""".split())
 _SYSTEM_PHRASES = re.compile(r"\b(status bar|navigation bar|home screen|launcher|lock screen|quick settings|"
                              r"notification)", re.IGNORECASE)
 _APPEAR = frozenset({"appear", "appears", "appeared", "pop", "pops", "popped", "flash", "flashe", "flashed"})

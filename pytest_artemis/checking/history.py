@@ -64,7 +64,7 @@ def probe_readings(output: ProbeOutput, where: str) -> Iterator[Shown]:
         yield probe_shown(output.kind, output.params, output.raw, where, moment, complete=True)
     for line in (ln.strip() for ln in output.raw.splitlines()):
         if line:
-            yield probe_shown(output.kind, output.params, line, where, moment)
+            yield probe_shown(output.kind, output.params, line, where, moment, output=output.raw)
 
 
 def screen_readings(moment: float, where: str, view: ScreenView) -> Iterator[Shown]:

@@ -120,13 +120,14 @@ def element_shown(view: ScreenView, element: UIElement, where: str, moment: floa
 
 
 def probe_shown(kind: str, params: Mapping[str, str], text: str, where: str, moment: float,
-                *, complete: bool = False) -> Shown:
-    """What a probe's output (one line of it, or all of a listing) shows."""
+                *, complete: bool = False, output: str = "") -> Shown:
+    """What a probe's output (one line of it, or all of a listing) shows; ``output`` is the whole output a
+    line is part of (what the line is about, as a page is for an element on it)."""
     named = terms(kind) | frozenset(t for v in params.values() for t in terms(v))
     line_terms = frozenset() if complete else terms(text)
     return Shown(where=where, moment=moment, label=text, names=named | line_terms,
                  state=_probe_state(kind, params, text), kinds=PROBE_KINDS_SHOW.get(kind, frozenset()),
-                 complete=complete, source=probe_call(kind, params))
+                 complete=complete, source=probe_call(kind, params), screen=terms(output) if output else named)
 
 
 def probe_call(kind: str, params: Mapping[str, str]) -> str:

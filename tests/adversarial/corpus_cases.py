@@ -11,6 +11,8 @@ NIGHT = probe("setting", ns="secure", key="ui_night_mode")
 CONTACTS_QUERY = {"uri": "content://com.android.contacts/data/phones", "projection": "display_name:data1"}
 NO_CRASH = "No 'keeps stopping' dialog appears"
 GONE = "The alarm list no longer shows an 8:30 AM alarm"
+HEADSET, VIBRATED = "A Bluetooth headset is connected", "The phone vibrated when Bluetooth was turned on"
+REPEATS = "The 6:45 AM alarm repeats every weekday"
 
 
 def _goal(*cites, evidence: str = "", named: str = "id") -> V:
@@ -187,6 +189,19 @@ ADVERSARIES: dict[str, Case] = {
     "launcher_icon_for_the_clock_app": Case("alarm", (_goal(written(1, "pre", quote="Clock")),), "UNCHECKED",
                                             rule="E4"),
     "page_title_only": Case("airplane_on", (_goal(el("Network & internet")),), "UNCHECKED", rule="E4"),
+    # evidence of part of what an item names ("Bluetooth" of "a Bluetooth headset")
+    "headset_by_the_bluetooth_switch": Case("bluetooth_on", (
+        _goal(switch(BT, attribute="checked=true")),
+        V(HEADSET, "passed", "Bluetooth is on.", (switch(BT, attribute="checked=true"),))),
+        "UNCHECKED", rule="E4", marks=(f'@pytest.mark.assert_("{HEADSET}", when="end")',)),
+    "vibration_by_the_bluetooth_switch": Case("bluetooth_on", (
+        _goal(switch(BT, attribute="checked=true")),
+        V(VIBRATED, "passed", "It was turned on.", (switch(BT, attribute="checked=true"),))),
+        "UNCHECKED", rule="E4", marks=(f'@pytest.mark.assert_("{VIBRATED}", when="end")',)),
+    "weekday_repeat_by_the_alarm_row": Case("alarm", (
+        _goal(probe("alarms", grep="06:45")),
+        V(REPEATS, "passed", "The 6:45 AM alarm is listed and on.", (switch("6:45 AM", attribute="checked=true"),))),
+        "UNCHECKED", rule="E4", marks=(f'@pytest.mark.assert_("{REPEATS}", when="end")',)),
     # a name is not the claim
     "summary_line_for_dark_theme": Case("dark_on", (
         _goal(written(2, "pre", quote="Dark theme, font size, brightness")),), "UNCHECKED", rule="E6"),
