@@ -54,19 +54,20 @@ def cover(facts: Sequence[Fact], cited: Sequence[Cited], item_text: str) -> Cove
             if not any(c.visual for c in cited):
                 unshown.append(fact)
             continue
-        if why := _disagrees(fact, readings) or _unnamed(fact, readings):
+        seen = any(c.visual for c in cited)  # a judgement of the pixels (opted in) shows what no text names
+        if why := _disagrees(fact, readings) or ("" if seen else _unnamed(fact, readings)):
             return Coverage({}, (), why)
         shown[fact] = readings
     return Coverage(shown, tuple(unshown))
 
 
 def _unnamed(fact: Fact, readings: Sequence[Shown]) -> str:
-    """Why the citations do not show all the fact is about ('' when they do): each thing it names ("a
-    Bluetooth *headset*", "the alarm *repeats* every *weekday*") must be named by what is cited or by the
-    page it is on; naming one of them is not showing the others. (What is absent is not there to name.)"""
+    """Why the citations do not show what the fact is said of, or what it says happens ('' when they do):
+    the head of its subject ("a Bluetooth *headset*") and a main verb no rule reads ("the alarm *repeats*")
+    must be named by what is cited or by the page or output it is on. (What is absent is not there.)"""
     if fact.absent or fact.navigation:
         return ""
-    missing = sorted(t for t in fact.strong
+    missing = sorted(t for t in fact.required
                      if not any(named(frozenset({t}), r.names | r.screen) for r in readings))
     if not missing:
         return ""

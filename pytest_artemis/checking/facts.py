@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+from .clauses import required_terms
 from .terms import fold, numbers, stem, times, words
 
 State = Literal["on", "off"]
@@ -52,6 +53,9 @@ class Fact:
     """About system UI (the status bar, a notification, the home screen)."""
     appears: bool = False
     """Said to appear ("a 'Saved' message appears"): a moment, not a lasting state."""
+    required: frozenset[str] = frozenset()
+    """What a passing citation must name besides its topic: the subject's head and an unknown main verb
+    (``clauses.required_terms``)."""
 
     @property
     def topic(self) -> frozenset[str]:
@@ -74,8 +78,8 @@ or then after before when while right any all every each some there here has hav
 than into onto up down out now again still also only just new own my your their our which who what
 where how time times once first least more most very same other another please correctly
 successfully properly immediately visible shown seen listed present named called titled labelled
-labeled with no not am pm longer final end having run test step agent i me we us you he him his she her
-they them""".split())
+labeled with no not am pm longer final end having run test step agent user i me we us you he him his she
+her they them""".split())
 VERBS = frozenset("""\
 turn turned turning switch switched toggle toggled enable enabled disable disabled activate
 activated deactivate deactivated open opened opening close closed launch launched start started go
@@ -105,7 +109,8 @@ _CRASH = frozenset({"crash", "crashed", "crashe", "anr", "freeze", "froze"})
 NAVIGATE = frozenset({"open", "opened", "launch", "launched", "start", "started", "go", "navigate", "visit",
                       "return", "returned"})
 _REMOVE = frozenset({"delete", "deleted", "remove", "removed", "clear", "cleared", "dismiss", "dismissed",
-                     "uninstall", "uninstalled"})
+                     "uninstall", "uninstalled", "disappear", "disappears", "disappeared", "vanish", "vanishes",
+                     "vanished", "gone", "hidden"})
 _NEGATION = re.compile(r"\b(not|never|no longer|without|isn't|aren't|doesn't|don't|didn't|wasn't|hasn't|"
                        r"cannot|can't|won't)\b|n't\b")
 _LEADING_NO = re.compile(r"^\s*(no|never|none|nothing|neither)\b|\b(no|without)\s+(?!longer\b)[\w⟦]")
@@ -119,6 +124,10 @@ _NAMES = re.compile(r"(?<![\w'\u2010-\u2012-])((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)
 """A proper name: two or more capitalised words ("Katherine Johnson"), shown as it is."""
 _THEN = re.compile(r",?\s*\b(?:and\s+then|then|after\s+that|afterwards)\b\s*", re.IGNORECASE)
 _AND = re.compile(r"\s*(?:;|,?\s+\band\b\s+|,\s+|\s+\bas well as\b\s+|\s+\bplus\b\s+)\s*", re.IGNORECASE)
+
+
+_KNOWN = STOP | VERBS | ON_WORDS | OFF_WORDS | frozenset(KIND_WORDS) | _APPEAR | _CRASH | NAVIGATE | _REMOVE
+"""Words the rules read (what an item does, its states, the kinds of UI): never a thing to be named."""
 
 
 @lru_cache(maxsize=1024)
@@ -171,7 +180,8 @@ def _read(clause: str, said: tuple[str, ...], step: int) -> Fact:
     navigation = bool(NAVIGATE & set(tokens[:2])) and state is None and not absent
     return Fact(text=clause.strip(), strong=strong, weak=weak, values=tuple(values), state=state,
                 kinds=kinds, absent=absent, navigation=navigation, step=step,
-                system=bool(_SYSTEM_PHRASES.search(plain)), appears=bool(_APPEAR & {stem(t) for t in tokens}))
+                system=bool(_SYSTEM_PHRASES.search(plain)), appears=bool(_APPEAR & {stem(t) for t in tokens}),
+                required=required_terms(tokens, _KNOWN, WEAK))
 
 
 def _proper(run: str) -> str:
