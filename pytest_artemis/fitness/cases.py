@@ -71,6 +71,13 @@ NETWORK = (tap("Settings"), tap("Network & internet"))
 
 CASES: tuple[CheckerCase, ...] = (
     CheckerCase(
+        "wifi-off", "Turn off Wi-Fi in Settings",
+        "true", "the final screen shows the Wi-Fi switch OFF, ON before",
+        (*NETWORK, tap("Wi-Fi"), finish("Wi-Fi is off")),
+        (Claim("The Network & internet page shows the Wi-Fi switch off", "true",
+               "the final screen is that page, its Wi-Fi switch not checked"),),
+        lambda s: _setting(s, "global", "wifi_on") == "0"),
+    CheckerCase(
         "wifi-on", "Turn on Wi-Fi in Settings",
         "true", "the final screen shows the Wi-Fi switch ON, OFF before",
         (*NETWORK, tap("Wi-Fi"), finish("Wi-Fi is on")),
