@@ -12,7 +12,7 @@ from pytest_artemis.models import LiteLLMModel, Model
 from pytest_artemis.plugin.options import ArtemisOptions
 
 from .checker_part import CHECKER_REASKS
-from .personas import PERSONAS, PREFIX, persona_of, scripted_model
+from .personas import persona_of, scripted_model, unknown_scripted
 
 
 @dataclass(frozen=True)
@@ -25,9 +25,8 @@ class Candidate:
     api_key: str | None = None
 
     def __post_init__(self) -> None:
-        if self.name.startswith(PREFIX) and persona_of(self.name) is None:
-            known = ", ".join(PREFIX + p for p in PERSONAS)
-            raise UsageError(f"{self.name!r} is not a built-in scripted model (known: {known})")
+        if problem := unknown_scripted(self.name):
+            raise UsageError(problem)
 
     @property
     def scripted(self) -> bool:

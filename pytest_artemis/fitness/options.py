@@ -12,15 +12,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from pytest_artemis.plugin.options import OPTIONS, ArtemisOptions, OptionDef, resolve
 from pytest_artemis.plugin.preflight import check_litellm, check_options
 
-from .personas import persona_of
+from .personas import PREFIX, unknown_scripted
 
 KIT_OPTIONS = ("model", "planner_model", "operator_model", "checker_model", "api_base", "api_key",
                "model_timeout", "planner_model_timeout", "operator_model_timeout", "checker_model_timeout",
                "model_attempt_timeout", "check_timeout", "time_budget", "no_credentials_check")
 """The plugin options that mean something to the kit."""
+MODEL_OPTIONS = ("model", "planner_model", "operator_model", "checker_model")
 DEFAULT_OUT = Path("fitness")
 _INI_FILES = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("pyproject.toml", ""),
               ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
@@ -81,9 +84,11 @@ def resolve_options(args: argparse.Namespace, env: Mapping[str, str] | None = No
     options = resolve(lambda dest: given.get(dest), lambda key: ini.get(key),
                       os.environ if env is None else env)
     check_options(options)
-    real = {name: None for name in ("model", "planner_model", "operator_model", "checker_model")
-            if persona_of(str(getattr(options, name) or "")) is not None}
-    check_litellm(replace(options, **real))  # type: ignore[arg-type]
+    scripted = {name: None for name in MODEL_OPTIONS if str(getattr(options, name) or "").startswith(PREFIX)}
+    for name in scripted:
+        if problem := unknown_scripted(getattr(options, name)):
+            raise pytest.UsageError(f"--{name.replace('_', '-')}: {problem}")
+    check_litellm(replace(options, **scripted))  # type: ignore[arg-type]
     return options
 
 

@@ -30,6 +30,13 @@ Judge = Callable[[ScriptedRequest], CheckReport | str]
 JUDGES: dict[str, Judge] = {"honest": judges.honest, "liar": judges.liar, "sloppy": judges.sloppy}
 
 
+def unknown_scripted(name: str) -> str:
+    """Why ``name`` is not a usable scripted model name ('' when it is one, or names no scripted model)."""
+    if not name.startswith(PREFIX) or persona_of(name) is not None:
+        return ""
+    return f"{name!r} is not a built-in scripted model (known: {', '.join(PREFIX + p for p in PERSONAS)})"
+
+
 def persona_of(name: str) -> str | None:
     """``honest`` for ``scripted:honest``; None for a name that is not a built-in scripted model."""
     if not name.startswith(PREFIX):
@@ -66,8 +73,7 @@ def scripted_model(name: str) -> ScriptedModel:
     """A fresh model for one run of the built-in scripted model ``name`` (``scripted:honest`` …)."""
     persona = persona_of(name)
     if persona is None:
-        known = ", ".join(PREFIX + p for p in PERSONAS)
-        raise ValueError(f"{name!r} is not a built-in scripted model ({known})")
+        raise ValueError(unknown_scripted(name) or f"{name!r} names no built-in scripted model")
     operator = _Operator(persona)
     judge = JUDGES[persona]
 
