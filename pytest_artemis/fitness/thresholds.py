@@ -1,5 +1,5 @@
 """The fitness thresholds: one definition, read by the scoring, written into ``fitness.json`` and rendered
-into ``docs/models-and-costs.md`` (a test keeps the page equal to :func:`render_markdown`)."""
+into ``docs/models-and-costs.md`` by ``docs.py`` (a test keeps the page equal to :func:`render_markdown`)."""
 
 from __future__ import annotations
 
@@ -92,12 +92,3 @@ def render_markdown(goals: int, thresholds: Thresholds = THRESHOLDS) -> str:
     rows += _rows("checker", thresholds.checker, {}) + _rows("operator", thresholds.operator, notes)
     return "\n".join(rows)
 
-
-DOCS_START, DOCS_END = "<!-- fitness-thresholds:start -->", "<!-- fitness-thresholds:end -->"
-
-
-def with_thresholds_table(page: str, goals: int) -> str:
-    """``page`` (Markdown) with the table between its markers replaced by :func:`render_markdown`."""
-    head, _, rest = page.partition(DOCS_START)
-    _, _, tail = rest.partition(DOCS_END)
-    return f"{head}{DOCS_START}\n{render_markdown(goals)}\n{DOCS_END}{tail}"
