@@ -2,44 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from pytest_artemis.fitness import FitnessReport
-from pytest_artemis.fitness.cli import main
-
-_TESTS = Path(__file__).resolve().parents[1]
-for _shared in (_TESTS / "report", _TESTS / "models"):  # the headless browser, the OpenAI-compatible server
+_HERE = Path(__file__).resolve().parent
+for _shared in (_HERE, _HERE.parent / "report"):  # the kit's runner, the headless browser
     if str(_shared) not in sys.path:
         sys.path.insert(0, str(_shared))
 
-
-@dataclass(frozen=True)
-class Scored:
-    """One run of ``python -m pytest_artemis.fitness``: its exit code, what it printed, what it wrote."""
-
-    code: int
-    printed: str
-    errors: str
-    out: Path
-
-    @property
-    def report(self) -> FitnessReport:
-        return FitnessReport.model_validate_json((self.out / "fitness.json").read_text(encoding="utf-8"))
-
-
-def run_cli(argv: Sequence[str], out: Path) -> Scored:
-    """The kit's command line, run in this process with ``--out out``."""
-    printed, errors = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(errors):
-        code = main([*argv, "--out", str(out)])
-    return Scored(code, printed.getvalue(), errors.getvalue(), out)
+from fitness_runs import Scored, run_cli  # noqa: E402
 
 
 @pytest.fixture(scope="session")

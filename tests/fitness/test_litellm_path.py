@@ -4,9 +4,9 @@ replies, scored by the real harness; tokens counted, the unknown price unknown, 
 from __future__ import annotations
 
 import pytest
+from fitness_runs import run_cli
 from verdict_server import USAGE, VerdictServer
 
-from conftest import run_cli
 from pytest_artemis.fitness.cases import CASES
 
 SECRET = "sk-fitness-never-written-0123456789"

@@ -16,8 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-from conftest import run_cli
+from fitness_runs import run_cli
 
 REAL_MODEL = Path(__file__).resolve().parents[3] / "shared" / "real-model"
 RELAY = REAL_MODEL / "relay_server.py"
