@@ -21,7 +21,7 @@ from .classify import (
     item_verdicts,
     judged_item,
     total_usage,
-    unmatched_names,
+    unmatched,
     unreachable,
     usage_of,
 )
@@ -70,7 +70,7 @@ def run_case(ctx: KitContext, case: CheckerCase, checker: Model) -> CaseRun:
     script = _script(case)
     spec = TaskSpec(goal=case.goal, checks=case.items(), max_steps=len(case.steps) + 1)
     config = ctx.settings.config(midway_checks=False, final_check_max_attempts=1,
-                                 checker_max_iterations=CHECKER_ROUNDS, max_steps=len(case.steps) + 1)
+                                 checker_max_iterations=CHECKER_ROUNDS)
     ran = run_on(ctx.phone, spec, ModelSet(planner=script, operator=script, checker=checker), config,
                  root=ctx.runs / "checker", run_id=case.name, redactor=ctx.redactor)
     if not case.confirm(ctx.phone.state()):
@@ -83,11 +83,11 @@ def run_case(ctx: KitContext, case: CheckerCase, checker: Model) -> CaseRun:
         raise FitnessError(f"checker case {case.name!r}: the ledger holds no verdict for some items "
                            f"(run: {ran.record.dir})")
     calls = [c for c in ran.record.model_calls if c.role == "checker"]
-    unmatched = unmatched_names(ran.record)
+    stray, named = unmatched(ran.record)
     conflicting = any(i.rule == "E12" and i.reason.startswith("[E12] conflicting") for i in items)
     result = CaseResult(name=case.name, goal=case.goal, run=ctx.relative(ran.record.dir), items=items,
-                        usage=usage_of(calls), unmatched=unmatched,
-                        invalid_replies=invalid_replies(calls) + (1 if unmatched else 0) + int(conflicting))
+                        usage=usage_of(calls), unmatched=named,
+                        invalid_replies=invalid_replies(calls) + stray + int(conflicting))
     return CaseRun(result, unreachable(calls))
 
 

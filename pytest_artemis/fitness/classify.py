@@ -80,14 +80,11 @@ def item_verdicts(record: RunRecord) -> dict[str, list[tuple[int, CheckVerdict]]
     return found
 
 
-def unmatched_names(record: RunRecord) -> tuple[str, ...]:
-    """What the checker's replies named that is no listed item."""
-    names: list[str] = []
-    for event in record.events:
-        named = event.fields.get("named")
-        if event.kind == UNMATCHED_EVENT and isinstance(named, list):
-            names += [str(name) for name in named]
-    return tuple(names)
+def unmatched(record: RunRecord) -> tuple[int, tuple[str, ...]]:
+    """How many of the checker's replies named what is no listed item (the harness records one event per
+    such reply), and what they named."""
+    events = [e.fields.get("named") for e in record.events if e.kind == UNMATCHED_EVENT]
+    return len(events), tuple(str(name) for named in events if isinstance(named, list) for name in named)
 
 
 def usage_of(calls: Sequence[ModelCallRecord]) -> Usage:
