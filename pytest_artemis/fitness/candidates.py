@@ -17,8 +17,8 @@ from .personas import persona_of, scripted_model, unknown_scripted
 
 @dataclass(frozen=True)
 class Candidate:
-    """One model name and how to build it: a fresh scripted model per run (it remembers its place on a
-    route), one shared client for a litellm model."""
+    """One model name and how to build it (a scripted one afresh for each run: it remembers its place on a
+    route)."""
 
     name: str
     api_base: str | None = None
@@ -55,9 +55,9 @@ class Candidates:
 
 
 def candidates(options: ArtemisOptions) -> Candidates:
-    """Each role's candidate: ``--checker-model``/``--operator-model``/``--planner-model``, else ``--model``.
-    The planner defaults to the operator's model (the operator part scores them together); a part whose
-    role has no model is not run. A usage error when no role has one."""
+    """Each role's candidate: ``--checker-model``/``--operator-model``/``--planner-model``, else ``--model``;
+    without either, the planner is the operator's model (the operator part scores them together). A part
+    whose role has no model is not run; a usage error when no role has one."""
     def make(name: str | None) -> Candidate | None:
         return Candidate(name, options.api_base, options.api_key) if name else None
 

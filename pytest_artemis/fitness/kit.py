@@ -6,6 +6,7 @@ import shutil
 import time
 from pathlib import Path
 
+from pytest_artemis.contracts import UsageError
 from pytest_artemis.report.markup import write_atomic
 from pytest_artemis.store import Redactor
 
@@ -48,6 +49,8 @@ def verdict_line(operator: OperatorScore | None, checker: CheckerScore | None) -
 def run_kit(chosen: Candidates, out: Path, *, settings: KitSettings | None = None,
             api_key: str | None = None, api_base: str | None = None) -> FitnessReport:
     """Score ``chosen`` (operator part first, then checker part) and write the report into ``out``."""
+    if chosen.operator is None and chosen.checker is None:
+        raise UsageError("no model to score: give an operator or a checker candidate")
     started = time.time()
     out.mkdir(parents=True, exist_ok=True)
     _fresh_runs(out)

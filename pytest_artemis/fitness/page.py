@@ -11,7 +11,7 @@ from .schema import CaseResult, CheckerScore, Fitness, FitnessReport, ItemResult
 from .thresholds import Thresholds
 
 _FIT_CLASS = {"fit": "w-passed", "unfit": "w-failed", "not scored": "w-unchecked"}
-EVIDENCE_SHOWN = 160
+EVIDENCE_SHOWN = 120
 """Characters of a goal's probe evidence shown in its row (all of it on hover, and in fitness.json)."""
 _OUTCOME_CLASS = {"right": "s-passed", "false_pass": "s-failed", "false_fail": "s-failed",
                   "false_unchecked": "s-inconclusive", "unanswered": "s-unchecked"}
@@ -62,7 +62,7 @@ def _operator(score: OperatorScore) -> str:
                             f"({score.invalid_reply_rate:.0%})"),
         ("Per step", f"{score.tokens_per_step:,.0f} tokens, {cost}"), ("Usage", esc(_usage(score.usage))),
     ])
-    rows = [_row(tag("a", esc(g.name), href=f"{g.run}/report.html"), esc(g.goal),
+    rows = [_row(tag("a", esc(g.name), href=f"{g.run}/report.html") + tag("div", esc(g.goal), class_="muted"),
                  _badge("reached", "s-passed") if g.reached else _badge("not reached", "s-failed"),
                  esc("yes" if g.claimed else "no"), esc(g.outcome), str(g.steps),
                  esc(fmt_duration(g.seconds)),
@@ -70,7 +70,7 @@ def _operator(score: OperatorScore) -> str:
                  esc(fmt_cost(g.usage.cost_usd)), _evidence(g.evidence),
                  id=f"goal-{g.name}")
             for g in score.goals]
-    head = ("Goal", "Asked", "Probe says", "Claimed done", "Run", "Steps", "Time", "Refused", "Invalid",
+    head = ("Goal", "Probe says", "Claimed done", "Run", "Steps", "Time", "Refused", "Invalid",
             "Tokens", "Cost", "Probe evidence")
     return section("Operator", summary + _table(head, rows), id_="operator")
 

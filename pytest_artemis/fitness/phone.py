@@ -27,12 +27,11 @@ class Phone:
     server: SimServer
     device: AdbDevice
 
-    def fresh(self, setup: Sequence[Sequence[str]] = ()) -> PhoneState:
-        """Back to the state after boot, then ``setup`` (shell commands); the state the run starts from."""
+    def fresh(self, setup: Sequence[Sequence[str]] = ()) -> None:
+        """Back to the state after boot, then ``setup`` (shell commands): where a run starts."""
         self.device.reset("full")
         for argv in setup:
             self.device.check(list(argv))
-        return self.state()
 
     def state(self) -> PhoneState:
         """What the phone holds now (read in-process: the kit started it)."""
