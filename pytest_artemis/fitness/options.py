@@ -47,7 +47,8 @@ def parser() -> argparse.ArgumentParser:
             parse.add_argument(*flags, action="store_const", const=True, default=None, dest=opt.ini,
                                help=help_text)
         else:
-            parse.add_argument(*flags, default=None, dest=opt.ini, metavar=opt.metavar, help=help_text)
+            metavar = opt.metavar or ("SECONDS" if opt.kind == "float" else opt.kind.upper())
+            parse.add_argument(*flags, default=None, dest=opt.ini, metavar=metavar, help=help_text)
     parse.add_argument("--out", type=Path, default=DEFAULT_OUT, metavar="DIR",
                        help=f"where fitness.json, fitness.html and the runs go (default: {DEFAULT_OUT})")
     return parse
