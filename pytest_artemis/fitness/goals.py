@@ -1,10 +1,10 @@
 """The operator part's goals: what the candidate must reach on the simulated phone, read back by probes.
 
-They are the four goals of the recorded real-model session in ``../shared/real-model/run1`` (same words,
-same declared checks, same step budgets, in the same order), so that session can be replayed through the
-kit and scored. Whether a goal was reached is read from the phone by its ``success`` probes after the run;
-the model's ``finish``, its ticks and every verdict of the run are never evidence of it. Each goal changes
-the fresh phone's state (the probes fail before the run), or the goal is void.
+They are the four goals of the recorded real-model session ``tests/real_model/sessions/run1`` (same
+words, same declared checks, same step budgets, in the same order), so that session can be replayed
+through the kit and scored. Whether a goal was reached is read from the phone by its ``success`` probes
+after the run; the model's ``finish``, its ticks and every verdict of the run are never evidence of it.
+Each goal changes the fresh phone's state (the probes fail before the run), or the goal is void.
 """
 
 from __future__ import annotations

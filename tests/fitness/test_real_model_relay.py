@@ -1,5 +1,5 @@
 """The kit through a local OpenAI-compatible relay answering from a recorded real-model session
-(``../shared/real-model/run1``): it scores what the recording deserves.
+(``tests/real_model/sessions/run1``, from ``../shared/real-model``): it scores what the recording deserves.
 
 The recorded model reached all four goals of that session (the operator part's goals are those four), so it
 is fit as operator. As checker the recording holds answers only to the questions it was asked: the kit's
@@ -18,12 +18,9 @@ from pathlib import Path
 import pytest
 from fitness_runs import run_cli
 
-REAL_MODEL = Path(__file__).resolve().parents[3] / "shared" / "real-model"
+REAL_MODEL = Path(__file__).resolve().parents[1] / "real_model"
 RELAY = REAL_MODEL / "relay_server.py"
-TRANSCRIPT = REAL_MODEL / "run1" / "transcript"
-
-pytestmark = pytest.mark.skipif(not (RELAY.exists() and TRANSCRIPT.is_dir()),
-                                reason="the recorded real-model session (../shared/real-model) is not here")
+TRANSCRIPT = REAL_MODEL / "sessions" / "run1" / "transcript"
 
 
 def _free_port() -> int:
