@@ -83,6 +83,15 @@ NOT_RUN = {
     "ARTEMIS_ALLOW_MODEL_REQUESTS=0 pytest tests/ --artemis-device=sim": "the user's own suite "
                                                                           "(tests/plugin/test_preflight.py)",
     'git add .artemis-recordings && git commit -m "Replay recordings"': "commits to the user's repository",
+    **dict.fromkeys(("python -m pytest_artemis.fitness --model openai/gpt-4o",
+                     "python -m pytest_artemis.fitness --operator-model openai/gpt-4o-mini "
+                     "--checker-model anthropic/claude-sonnet-4-20250514",
+                     "python -m pytest_artemis.fitness --checker-model anthropic/claude-sonnet-4-20250514"),
+                    "a provider's model, with its key (tests/fitness/test_fitness_docs.py parses the flags)"),
+    "python -m pytest_artemis.fitness --model openai/my-model --api-base http://127.0.0.1:8000/v1":
+        "needs the user's own server (tests/fitness/test_litellm_path.py runs the kit against a local one)",
+    "python -m pytest_artemis.fitness --model scripted:honest --out fitness-selftest":
+        "the kit's own run with a scripted model (tests/fitness runs each scripted model this way)",
 }
 
 #: The unlabelled blocks of each page: output the page quotes, and where it comes from.
@@ -92,6 +101,7 @@ OUTPUT = {
     "outcomes-and-ci.md": "messages of the examples' FAILED and BLOCKED runs",
     "performance.md": "what the benchmarks/ scripts print",
     "replay.md": "what replayed runs print (tests/replay checks the lines)",
+    "fitness.md": "the fitness kit's output for scripted:liar (tests/fitness/test_fitness_docs.py checks it)",
 }
 
 #: Stands in for ``--artemis-model`` on pages whose blocks bring no model: a script for the goals the

@@ -1,0 +1,70 @@
+"""The kit through a local OpenAI-compatible relay answering from a recorded real-model session
+(``tests/real_model/sessions/run1``, from ``../shared/real-model``): it scores what the recording deserves.
+
+The recorded model reached all four goals of that session (the operator part's goals are those four), so it
+is fit as operator. As checker the recording holds answers only to the questions it was asked: the kit's
+``wifi-off`` case asks exactly its last test's (the relay answers by the items a request lists), and those
+verdicts, grounded by the real harness, are right; every other case gets no answer from the recording (an
+empty reply, or another question's), so it is unfit as checker, with no false pass."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from fitness_runs import run_cli
+
+REAL_MODEL = Path(__file__).resolve().parents[1] / "real_model"
+RELAY = REAL_MODEL / "relay_server.py"
+TRANSCRIPT = REAL_MODEL / "sessions" / "run1" / "transcript"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def relay(tmp_path: Path):
+    port = _free_port()
+    argv = [sys.executable, str(RELAY), str(tmp_path / "relay"), str(port), str(TRANSCRIPT)]
+    server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_the_recorded_session_scores_what_it_deserves(relay, tmp_path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("ADBUTILS_ADB_PATH", "/bin/true")
+    monkeypatch.setenv("LITELLM_OFFLINE_MODE", "true")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    run = run_cli(["--model", "openai/relay", "--api-base", relay], tmp_path / "out")
+    operator, checker = run.report.operator, run.report.checker
+    assert operator is not None and checker is not None
+    assert operator.fitness == "fit" and operator.reached == len(operator.goals) == 4, run.printed
+    assert all(g.claimed and g.refused == 0 for g in operator.goals)
+    assert operator.usage.cost_usd is None and operator.cost_per_step_usd is None  # unpriced: unknown
+    assert operator.usage.tokens == 1100 * operator.usage.requests  # what the relay reports per reply
+    answered = next(c for c in checker.cases if c.name == "wifi-off")
+    assert [(i.kind, i.said, i.outcome) for i in answered.items] == [("goal", "passed", "right"),
+                                                                     ("assert", "passed", "right")]
+    others = [i for c in checker.cases if c.name != "wifi-off" for i in c.items]
+    assert {i.said for i in others} == {"none"}  # nothing in the recording answers them
+    assert checker.counts.false_passes_stood == checker.counts.false_passes_blocked == 0
+    assert checker.fitness == "unfit" and checker.usage.requests <= checker.request_budget
+    assert run.report.verdict == "openai/relay: fit as operator, unfit as checker"
