@@ -58,7 +58,7 @@ def _request_and_outcome(tmp_path) -> tuple[str, str]:
 def _section(request: str) -> str:
     reply = json.dumps(REPLY.model_dump(mode="json", exclude_defaults=True), indent=1, ensure_ascii=False)
     return (f"{START}\nThe request (its messages in order; the reply schema is sent with it as the "
-            f"`response_format`):\n\n```text\n{request}\n```\n\nThe reply, and what it came to: both verdicts "
+            f"`response_format`):\n\n```\n{request}\n```\n\nThe reply, and what it came to: both verdicts "
             f"stand, and the test reads `PASSED`.\n\n```json\n{reply}\n```\n{END}")
 
 

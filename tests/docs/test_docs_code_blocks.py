@@ -97,7 +97,8 @@ NOT_RUN = {
 #: The unlabelled blocks of each page: output the page quotes, and where it comes from.
 OUTPUT = {
     "device-farms.md": "the line a quarantined device prints (tests/farm/test_farm_servers.py checks it)",
-    "models-and-costs.md": "a model timeout's message (tests/plugin/test_provider_errors.py checks it)",
+    "models-and-costs.md": "a model timeout's message (tests/plugin/test_provider_errors.py checks it) and a "
+                           "checker request in full (tests/docs/test_checker_contract_page.py generates it)",
     "outcomes-and-ci.md": "messages of the examples' FAILED and BLOCKED runs",
     "performance.md": "what the benchmarks/ scripts print",
     "replay.md": "what replayed runs print (tests/replay checks the lines)",
@@ -155,10 +156,13 @@ def test_every_block_is_run_or_says_why_not():
 
 
 def test_data_blocks_are_what_they_say():
+    from pytest_artemis.agents.schemas import CheckReport
     from pytest_artemis.contracts import ModelCallRecord
 
     for block in BLOCKS:
-        if block.lang == "json":  # a model_calls.jsonl line
+        if block.lang == "json" and block.section == "The checker contract in full":  # a checker's reply
+            CheckReport.model_validate(json.loads(block.body))
+        elif block.lang == "json":  # a model_calls.jsonl line
             ModelCallRecord.model_validate(json.loads(block.body))
         if block.lang == "yaml":  # a CI workflow: its pytest step is a command the pages show
             steps = yaml.safe_load(block.body)
