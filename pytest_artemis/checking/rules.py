@@ -62,7 +62,10 @@ RULES: tuple[Rule, ...] = (
                       "run in this judgement."}),
     Rule("E4", "about-the-item",
          "A fact is shown only by a citation about it: the cited element's own text, its row or its id — or "
-         "the probe's kind, parameters and the quoted output line — name what the fact is about. The status "
+         "the probe's kind, parameters and the quoted output line — name what the fact is about; what it is "
+         "said of (\"a Bluetooth headset\") and what it says happens, when that is no state or presence "
+         "(\"the alarm repeats\"), must be named there or on the page (the probe output) it is part of. The "
+         "status "
          "bar, the navigation bar and the home screen count only for items about them, and an item that names "
          "a kind of UI (a toast, a dialog, a switch) is shown only by an element of that kind (a toast or "
          "snackbar is text read from the screenshot, listed as `ocr-text`). Other citations (the page a "
@@ -85,7 +88,9 @@ RULES: tuple[Rule, ...] = (
     Rule("E7", "brought-about-by-the-run",
          "A passed goal or `verify` item rests on a fact that was not already true before the agent acted: "
          "the harness must have seen it otherwise earlier in this run (on an earlier screen, or in the "
-         "baseline it read from the device before the first action). An unknown baseline is not a pass.",
+         "baseline it read from the device before the first action). An unknown baseline is not a pass. A "
+         "later step of an ordered goal that undoes an earlier one (\"…, then turn it off again\") is brought "
+         "about after that one.",
          "A state an earlier test left behind proves nothing about what this run did.",
          "passed goal and verify verdicts"),
     Rule("E8", "still-holds",
@@ -98,7 +103,8 @@ RULES: tuple[Rule, ...] = (
                            "dialog counts where it appeared.",
              "final": "The goal and `@end` items hold at the end of the run: cite the final screen, a probe "
                       "run now, or an earlier screen whose element still shows it on the final screen; "
-                      "nothing on the final screen may show it otherwise."}),
+                      "nothing on the final screen may show it otherwise. A step of an ordered goal that a "
+                      "later step undoes held when it was done: cite where it did."}),
     Rule("E9", "not-own-input",
          "Text the operator typed, shown in an input field, is the agent's own words, not the app's state.",
          "The agent cannot certify its own typing; what the app shows back elsewhere is the app's.",
