@@ -130,7 +130,7 @@ def run_for_item(
     redactor = Redactor.from_environment()
     redactor.add(options.api_key)
     header = _header(spec, device, models, config)
-    _reset(device, settings.reset, spec.app)  # before the journal: a failed reset leaves no open run
+    _reset(item, device, settings.reset, spec.app)  # before the journal: a failed reset leaves no open run
     journal = RunJournal.create(artifacts_dir_for(options, item.nodeid), header, redactor=redactor)
     set_properties(item, {"artemis.artifacts": str(journal.dir), "artemis.execution": "running"})
     if settings.reset != "none":
@@ -194,14 +194,24 @@ def _record_crash(
     render_report(item, artifacts, "ERROR")
 
 
-def _reset(device: Device, scope: Literal["none", "app", "full"], app: str | None) -> None:
-    """The test's device reset policy, before the run starts (an ERROR naming the policy if it fails)."""
+def _reset(item: pytest.Item, device: Device, scope: Literal["none", "app", "full"], app: str | None) -> None:
+    """The test's device reset policy, before the run starts (an ERROR naming the policy if it fails).
+
+    A device that fails the reset (dead, hung) is an infrastructure failure like any failed device call:
+    its ``artemis.infra`` tells the farm to check the device and quarantine it after this test.
+    """
     if scope == "none":
         return
-    from pytest_artemis.contracts import ArtemisError
+    from pytest_artemis.contracts import ArtemisError, InfrastructureError
 
     try:
         device.reset(scope, app)
+    except InfrastructureError as exc:
+        kind, error = exc.infra_kind, type(exc).__name__
+        set_properties(item, {"artemis.infra": f"{kind}/{error}"})
+        said = str(exc).removeprefix(f"{device.name}: ")
+        raise ArtemisOutcome(f"ERROR: infrastructure failure ({kind}) {error} on device {device.name}: "
+                             f"device reset ({scope}) failed: {said}", pytrace=False) from None
     except ArtemisError as exc:
         raise ArtemisOutcome(f"ERROR: device reset ({scope}) on {device.name} failed: {exc}",
                              pytrace=False) from None
