@@ -19,7 +19,7 @@ from plugin_helpers import SCRIPTED_CONFTEST  # noqa: E402
 @pytest.fixture
 def suite(pytester: pytest.Pytester) -> pytest.Pytester:
     pytester.makeconftest(SCRIPTED_CONFTEST)
-    pytester.makeini("[pytest]\njunit_logging = system-out\n")
+    pytester.makeini("[pytest]\njunit_logging = system-out\nartemis_reset = full\n")
     return pytester
 
 
