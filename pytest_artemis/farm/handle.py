@@ -9,14 +9,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
+from pytest_artemis.device.base import Device
+
 if TYPE_CHECKING:
     from pytest_artemis.contracts import ProbeResult, ProbeSpec
-    from pytest_artemis.device.base import Capture, Device, DeviceInfo, Hierarchy
+    from pytest_artemis.device.base import Capture, DeviceInfo, Hierarchy
     from pytest_artemis.device.probe_table import ProbeTable
 
 
-class LeasedDevice:
-    """A ``Device`` that forwards every call to the device ``current()`` returns."""
+class LeasedDevice(Device):
+    """A ``Device`` that forwards every call to the device ``current()`` returns.
+
+    It subclasses the protocol so that a member the protocol gains and this class does not forward is a
+    type error (``__getattr__`` would otherwise satisfy it as ``object``).
+    """
 
     def __init__(self, current: Callable[[], Device]) -> None:
         self._current = current
@@ -59,6 +65,9 @@ class LeasedDevice:
 
     def type_text(self, text: str) -> None:
         self._current().type_text(text)
+
+    def clear_text(self, chars: int) -> None:
+        self._current().clear_text(chars)
 
     def key(self, name: str) -> None:
         self._current().key(name)
