@@ -204,7 +204,8 @@ class DeviceFarm:
             raise LeaseError(self.error or "no device is leased")
         if lease.name not in self._devices:
             self._devices[lease.name] = AdbDevice(lease.serial, host=lease.host, port=lease.port,
-                                                  probes=self._probes, name=lease.name)
+                                                  timeout_s=self.options.device_timeout, probes=self._probes,
+                                                  name=lease.name)
         return self._devices[lease.name]
 
     def lost(self) -> str | None:

@@ -57,6 +57,9 @@ OPTIONS: tuple[OptionDef, ...] = (
     OptionDef("lease_timeout", "Seconds to wait for a free device while every usable one is leased by "
               "another session; then the lease fails (an infrastructure ERROR).", kind="float",
               default=60.0),
+    OptionDef("device_timeout", "Seconds one adb call to the device may take (a screenshot, a tap, a probe) "
+              "before it is an infrastructure ERROR; a hung adb server costs one test this long before its "
+              "device is quarantined.", kind="float", default=20.0),
     OptionDef("model", "litellm model for every role, e.g. `openai/gpt-4o`.", metavar="MODEL"),
     OptionDef("planner_model", "Model for the planner role (overrides --artemis-model).", metavar="MODEL"),
     OptionDef("operator_model", "Model for the operator role (overrides --artemis-model).", metavar="MODEL"),
@@ -77,8 +80,11 @@ OPTIONS: tuple[OptionDef, ...] = (
               kind="choice", default="continue", choices=("continue", "halt")),
     OptionDef("unchecked", "Outcome of a test whose items are unchecked/inconclusive and none failed.",
               kind="choice", default="xfail", choices=("xfail", "skip", "fail")),
-    OptionDef("artifacts", "Directory for run artifacts (one sub-directory per test).",
-              default=".artemis", metavar="DIR"),
+    OptionDef("artifacts", "Directory for run artifacts (one sub-directory per test, one per session under "
+              "`sessions/`); runners may share it.", default=".artemis", metavar="DIR"),
+    OptionDef("runner", "This runner's name in the artifacts directory and the reports (default: the host "
+              "name); give each CI job its own when several share one artifacts directory.",
+              metavar="NAME"),
     OptionDef("keep", "Which runs keep their screenshots and report page: every run, only runs whose test "
               "did not pass, or none. The journal, the ledger and the outcome of every run are always "
               "kept.", kind="choice", default="all", choices=("all", "failed", "none")),
@@ -150,6 +156,7 @@ class ArtemisOptions:
     adb_server: str
     stf_url: str | None
     lease_timeout: float
+    device_timeout: float
     model: str | None
     planner_model: str | None
     operator_model: str | None
@@ -163,6 +170,7 @@ class ArtemisOptions:
     assert_policy: Literal["continue", "halt"]
     unchecked: Literal["xfail", "skip", "fail"]
     artifacts: Path
+    runner: str | None
     keep: Literal["all", "failed", "none"]
     reset: Literal["none", "app", "full"]
     ocr: Literal["none", "rapidocr", "easyocr"]
@@ -293,7 +301,7 @@ def _check_values(values: Mapping[str, OptionValue]) -> None:
             raise pytest.UsageError(f"--artemis-{name.replace('_', '-')} must be at least {least}")
     if float(values["lease_timeout"] or 0) < 0:
         raise pytest.UsageError("--artemis-lease-timeout must be 0 or more")
-    for name in ("check_timeout", "settle_timeout", "time_budget", *TIMEOUTS):
+    for name in ("device_timeout", "check_timeout", "settle_timeout", "time_budget", *TIMEOUTS):
         value = values[name]
         if value is not None and float(value) <= 0:
             raise pytest.UsageError(f"--artemis-{name.replace('_', '-')} must be positive")

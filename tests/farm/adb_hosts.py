@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
+from pathlib import Path
 
 
 class AdbHost:
@@ -25,7 +24,21 @@ class AdbHost:
         return f"{self.server}/{serial}"
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGCONT)  # a hung (stopped) host must hear SIGTERM
+        if self.process.poll() is not None:
+            return
+        if _stopped(self.process.pid):
+            # A hung (SIGSTOPped) host is killed outright: a SIGTERM sent right after SIGCONT can land in
+            # a thread other than the one waiting for it, and the host would never end.
+            self.process.kill()
+        else:
             self.process.terminate()
         self.process.wait(timeout=30)
+
+
+def _stopped(pid: int) -> bool:
+    """Whether the process is stopped (state ``T`` in ``/proc/PID/stat``)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] == "T"
