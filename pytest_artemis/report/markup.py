@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import os
 import time
+import uuid
 from importlib import resources
 from pathlib import Path
 
@@ -95,8 +96,9 @@ def page(title: str, body: str, head_script: str = "") -> str:
 
 
 def write_atomic(path: Path, text: str) -> Path:
-    """Write ``text`` via a temporary file and rename, so a reader never sees half a page."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    """Write ``text`` via a temporary file and rename, so a reader never sees half a page (the temporary
+    name is unique also across machines writing one shared directory, whose process ids may be equal)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)

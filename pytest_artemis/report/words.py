@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+from pathlib import Path, PurePosixPath
 
 from pydantic import Field
 
@@ -14,11 +15,12 @@ from .reasons import reason
 
 
 def _rel(run_dir: Path, root: Path) -> str:
-    """The run directory relative to the index's root (POSIX), or as given when it lies outside."""
+    """The run directory relative to the index's root (POSIX), or absolute when it lies outside (an
+    absolute ``run_dir`` is listed without a link)."""
     try:
         return run_dir.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
-        return str(run_dir)
+        return str(run_dir.resolve())
 
 
 class IndexEntry(Contract):
@@ -37,7 +39,17 @@ class IndexEntry(Contract):
     duration_s: float | None = Field(default=None, ge=0)
     """Wall time of the run (to its last record when it was interrupted); None when unknown."""
     run_dir: str
-    """The run's artifacts directory, relative to the index's root (POSIX separators)."""
+    """The run's artifacts directory relative to the index's directory (POSIX separators, ``..`` allowed);
+    an absolute path when the row gets no link (the page was not kept, or the run is elsewhere)."""
+    session: str = ""
+    """The session that ran it (its directory under ``sessions/``); empty for a run no session listed."""
+
+    def rebased(self, base: Path, out: Path) -> IndexEntry:
+        """This entry with ``run_dir`` (relative to ``base``) made relative to ``out``, where its index is."""
+        if PurePosixPath(self.run_dir).is_absolute() or Path(self.run_dir).is_absolute():
+            return self
+        where = os.path.relpath((base / self.run_dir).resolve(), out.resolve())
+        return self.model_copy(update={"run_dir": Path(where).as_posix()})
 
     @classmethod
     def from_outcome(
