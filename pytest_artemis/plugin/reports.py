@@ -1,12 +1,16 @@
-"""HTML reports: ``report.html`` after each run, ``<artifacts>/index.html`` at session end (controller).
+"""HTML reports: ``report.html`` after each run; at session end (controller) the session's record and
+index under ``<artifacts>/sessions/<session>/`` and the directory's ``index.html``.
 
 Thin calls into ``pytest_artemis.report``: the run report is rendered from the run's journal in the
 process that ran it; the index is rendered by the controller from the test reports' properties (under
 xdist they arrive from the workers), reading each run's outcome back from the shared artifacts dir.
+Runners sharing the artifacts directory each leave their session (``report/sessions.py``).
 """
 
 from __future__ import annotations
 
+import socket
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,6 +86,7 @@ class Reports:
         self._runs: dict[str, list[Path]] = {}
         self._interrupted: dict[Path, IndexEntry] = {}
         self._unwritten: list[str] = []
+        self._started = time.time()
 
     def _root(self) -> Path:
         return self._config.stash[options_key].artifacts.resolve()
@@ -112,6 +117,7 @@ class Reports:
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Runs an earlier session left unfinished (killed, interrupted) are reported by this one."""
+        self._started = time.time()
         if not hasattr(self._config, "workerinput") and self._root().is_dir():
             self._find_interrupted()
 
@@ -140,7 +146,7 @@ class Reports:
                     prune(run_dir)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        """Write ``<artifacts>/index.html`` on the controller (never on an xdist worker)."""
+        """Record the session and write the indexes on the controller (never on an xdist worker)."""
         if hasattr(self._config, "workerinput"):
             return
         root = self._root()
@@ -156,10 +162,14 @@ class Reports:
         self._say_unwritten()
         if not entries:
             return  # a session without artemis runs never loads the report package
-        from pytest_artemis.report import render_index
+        from pytest_artemis.report.sessions import SessionRecord, record_session, session_name
 
+        runner = self._config.stash[options_key].runner or socket.gethostname()
+        name = session_name(runner, self._started)
+        record = SessionRecord(session=name, runner=runner, started_at=self._started, finished_at=time.time(),
+                               entries=tuple(e.model_copy(update={"session": name}) for e in entries))
         try:
-            self._config.stash[index_path_key] = render_index(root, entries)
+            self._config.stash[index_path_key] = record_session(root, record)
         except OSError as exc:  # a full or read-only disk must not crash the session summary
             self._say(f"artemis: the session index could not be written in {root}: {exc}")
 
