@@ -32,7 +32,7 @@ def running(run_dir: Path) -> Iterator[None]:
         lock.release()
 
 
-def _alive(run_dir: Path) -> bool:
+def alive(run_dir: Path) -> bool:
     """Whether a live process still holds the run's lock."""
     from filelock import FileLock, Timeout
 
@@ -52,7 +52,7 @@ def unreported_interrupted(root: Path) -> list[RunRecord]:
 
     found = []
     for run_dir in list_runs(root):
-        if (run_dir / REPORT_FILE).exists() or _alive(run_dir):
+        if (run_dir / REPORT_FILE).exists() or alive(run_dir):
             continue
         try:
             record = read_run(run_dir)

@@ -185,6 +185,18 @@ class XdistHooks:
 
 
 def _latest_run(test_dir: Path) -> Path:
-    """The newest run journal of a test (the one its dead worker left), else the test's directory."""
-    runs = sorted(test_dir.glob("*/run.jsonl"), key=lambda p: p.stat().st_mtime)
-    return runs[-1].parent if runs else test_dir
+    """The run journal the dead worker left: the test's newest run that ended without a terminal record and
+    that no live process holds (a session sharing the artifacts directory may be running the same test);
+    else the test's directory."""
+    from pytest_artemis.store import JournalCorrupt, read_run
+
+    from .interrupted import alive
+
+    for journal in sorted(test_dir.glob("*/run.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True):
+        try:
+            ended = read_run(journal.parent).terminal is not None
+        except JournalCorrupt:
+            ended = False  # torn where it died: the dead worker's, as far as anyone can tell
+        if not ended and not alive(journal.parent):
+            return journal.parent
+    return test_dir
