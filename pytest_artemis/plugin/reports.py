@@ -9,7 +9,6 @@ Runners sharing the artifacts directory each leave their session (``report/sessi
 
 from __future__ import annotations
 
-import socket
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -162,6 +161,8 @@ class Reports:
         self._say_unwritten()
         if not entries:
             return  # a session without artemis runs never loads the report package
+        import socket
+
         from pytest_artemis.report.sessions import SessionRecord, record_session, session_name
 
         runner = self._config.stash[options_key].runner or socket.gethostname()

@@ -6,7 +6,8 @@ import subprocess
 import sys
 
 HEAVY = ("pytest_artemis.contracts", "pytest_artemis.spec", "pytest_artemis.plugin.settings",
-         "pytest_artemis.engine", "pytest_artemis.device", "pytest_artemis.report", "pytest_artemis.store")
+         "pytest_artemis.engine", "pytest_artemis.device", "pytest_artemis.report", "pytest_artemis.store",
+         "pytest_artemis.farm")
 
 PROBE = f'''
 import sys
