@@ -79,6 +79,8 @@ NOT_RUN = {
     "export ARTEMIS_STF_TOKEN=...": "needs an STF server's access token (tests/farm runs an STF double)",
     "adb devices": "needs a real phone or an emulator",
     "adb -a -P 5037 nodaemon server": "a device host's own adb server",
+    "python -m pytest_artemis.report merge merged/ runner-a/.artemis runner-b/.artemis":
+        "needs two runners' artifacts (tests/report/test_sessions_merge.py merges three sessions)",
     "export ARTEMIS_API_KEY=...": "needs a provider's API key",
     "ARTEMIS_ALLOW_MODEL_REQUESTS=0 pytest tests/ --artemis-device=sim": "the user's own suite "
                                                                           "(tests/plugin/test_preflight.py)",
@@ -96,7 +98,8 @@ NOT_RUN = {
 
 #: The unlabelled blocks of each page: output the page quotes, and where it comes from.
 OUTPUT = {
-    "device-farms.md": "the line a quarantined device prints (tests/farm/test_farm_servers.py checks it)",
+    "device-farms.md": "the line a quarantined device prints (tests/farm/test_farm_servers.py checks it) and "
+                       "the artifacts directory's layout (tests/report/test_sessions_merge.py)",
     "models-and-costs.md": "a model timeout's message (tests/plugin/test_provider_errors.py checks it) and a "
                            "checker request in full (tests/docs/test_checker_contract_page.py generates it)",
     "outcomes-and-ci.md": "messages of the examples' FAILED and BLOCKED runs",

@@ -47,15 +47,6 @@ def attempt_reserve() -> float:
     return ATTEMPT_RESERVE_S
 
 
-def device_call_timeout() -> float:
-    """One adb call's timeout on a device (``AdbDevice``'s default)."""
-    import inspect
-
-    from pytest_artemis.device.adb import AdbDevice
-
-    return float(inspect.signature(AdbDevice).parameters["timeout_s"].default)
-
-
 def health_check_timeout() -> float:
     from pytest_artemis.farm.health import CHECK_TIMEOUT_S
 
@@ -80,10 +71,11 @@ CLAIMS: list[tuple[str, str, tuple[Callable[[], float], ...]]] = [
      (lambda: option_default("check_timeout"),)),
     ("models-and-costs.md", r"the operator call timeout of (\d+)s, after",
      (lambda: model_default("budget_s"),)),
-    ("device-farms.md", r"the device's call timeout \((\d+) s\s+per call\), then (\d+) s to be found dead",
-     (device_call_timeout, health_check_timeout)),
     ("device-farms.md", r"Timeout \(>(\d+)\.0s\) from pytest-timeout",  # the user's own --timeout=60
      (lambda: 60.0,)),
+    ("device-farms.md", r"the\s+device's\s+call\s+timeout\s+\((\d+) s\s+per\s+call,\s+"
+     r"`--artemis-device-timeout`\),\s+then\s+(\d+) s\s+to\s+be\s+found\s+dead",
+     (lambda: option_default("device_timeout"), health_check_timeout)),
     ("outcomes-and-ci.md", r"up to (\d+) s by default, `--artemis-settle-timeout`",
      (lambda: option_default("settle_timeout"),)),
     ("outcomes-and-ci.md",
