@@ -47,10 +47,10 @@ def _names(cases: dict) -> list[str]:
 
 def test_one_session_over_two_servers(suite, hosts):
     a, b = hosts("127.0.0.2", "127.0.0.3")
-    suite.makepyfile(test_farm=TESTS.format(count=6))
+    suite.makepyfile(test_farm=TESTS.format(count=4))
     result, cases = run_junit(suite, "-n", "2", f"--artemis-device={a.device()},{b.device()}",
                               subprocess=True)
-    assert_words(result, passed=6)
+    assert_words(result, passed=4)
     names = _names(cases)
     assert set(names) == {a.device(), b.device()}, names  # each worker its own device, server named
 
@@ -69,6 +69,7 @@ def test_localhost_and_its_address_are_one_device(suite, hosts):
         "list it once"), result.stderr.str()
 
 
+@pytest.mark.slow
 def test_an_offline_phone_at_start_is_quarantined_and_the_others_run(suite, hosts):
     a, b = hosts("127.0.0.2", "127.0.0.3")
     dead = "127.0.0.4:9/emulator-5554"  # nothing listens there
@@ -80,7 +81,8 @@ def test_an_offline_phone_at_start_is_quarantined_and_the_others_run(suite, host
     assert dead not in _names(cases)
 
 
-@pytest.mark.parametrize("xdist", [True, False], ids=["xdist", "one-process"])
+@pytest.mark.parametrize("xdist", [pytest.param(True, marks=pytest.mark.slow), False],
+                         ids=["xdist", "one-process"])
 def test_a_server_killed_mid_session_is_quarantined_and_the_queue_is_not_drained(suite, hosts, monkeypatch,
                                                                                  xdist):
     a, b = hosts("127.0.0.2", "127.0.0.3")
@@ -162,6 +164,7 @@ def test_no_free_device_within_the_lease_timeout_is_one_infrastructure_error(sui
     result.stdout.fnmatch_lines(["*Interrupted: artemis: no usable device left: main-*"])
 
 
+@pytest.mark.slow
 def test_workers_with_their_own_lock_folders_still_get_different_devices(suite, hosts, tmp_path):
     """Workers on other machines do not share lock files (here: each its own TMPDIR, as two machines
     have); the controller leases for them, so they never take the same device."""

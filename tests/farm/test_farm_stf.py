@@ -45,6 +45,7 @@ def _run(
          *args], cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
+@pytest.mark.slow
 def test_two_sessions_contend_for_the_devices_and_never_share_one(suite, local):
     suite.makepyfile(test_farm=TESTS.format(count=6, tag=""))
     with StfDouble(tokens=TOKENS, devices=3) as stf:
@@ -71,6 +72,7 @@ def test_two_sessions_contend_for_the_devices_and_never_share_one(suite, local):
         assert all(token not in out for out in outputs.values())
 
 
+@pytest.mark.slow
 def test_a_killed_worker_s_booking_is_released(suite, local):
     suite.makepyfile(test_farm=TESTS.format(count=1, tag=""),
                      test_die=TESTS.format(count=1, tag=" [die]").replace("test_thing", "test_dies"))
