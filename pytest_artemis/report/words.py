@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from pydantic import Field
 
@@ -46,7 +46,7 @@ class IndexEntry(Contract):
 
     def rebased(self, base: Path, out: Path) -> IndexEntry:
         """This entry with ``run_dir`` (relative to ``base``) made relative to ``out``, where its index is."""
-        if PurePosixPath(self.run_dir).is_absolute() or Path(self.run_dir).is_absolute():
+        if Path(self.run_dir).is_absolute():
             return self
         where = os.path.relpath((base / self.run_dir).resolve(), out.resolve())
         return self.model_copy(update={"run_dir": Path(where).as_posix()})
