@@ -17,7 +17,7 @@ import pytest
 
 @pytest.mark.parametrize("n", range({count}))
 @pytest.mark.goal("Turn on Bluetooth")
-@pytest.mark.verify("PASS: Bluetooth is on")
+@pytest.mark.verify("Bluetooth is on")
 def test_thing(artemis, n):
     pass
 '''
