@@ -6,6 +6,7 @@ worker exit."""
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,7 @@ class XdistHooks:
         self._usage_error = False
         self._exit_lock = threading.Lock()
         self._tearing_down = False
+        self._started = time.time()
 
     def _uses_devices(self) -> bool:
         return (self._config.stash[options_key].device is not None
@@ -174,7 +176,7 @@ class XdistHooks:
             f"while running {crashitem}; its run journal has no terminal record and reads back as "
             "interrupted"
         )
-        run_dir = _latest_run(artifacts_dir_for(self._config.stash[options_key], crashitem))
+        run_dir = _latest_run(artifacts_dir_for(self._config.stash[options_key], crashitem), self._started)
         report.user_properties = [
             ("artemis.outcome", "ERROR"),
             ("artemis.execution", "interrupted"),
@@ -184,15 +186,16 @@ class XdistHooks:
         ]
 
 
-def _latest_run(test_dir: Path) -> Path:
-    """The run journal the dead worker left: the test's newest run that ended without a terminal record and
-    that no live process holds (a session sharing the artifacts directory may be running the same test);
-    else the test's directory."""
+def _latest_run(test_dir: Path, since: float) -> Path:
+    """The run journal the dead worker left: the test's newest run begun in this session (since ``since``)
+    that ended without a terminal record and that no live process holds (a session sharing the artifacts
+    directory may be running the same test); else the test's directory."""
     from pytest_artemis.store import JournalCorrupt, read_run
 
     from .interrupted import alive
 
-    for journal in sorted(test_dir.glob("*/run.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True):
+    journals = [p for p in test_dir.glob("*/run.jsonl") if p.stat().st_mtime >= since]
+    for journal in sorted(journals, key=lambda p: p.stat().st_mtime, reverse=True):
         try:
             ended = read_run(journal.parent).terminal is not None
         except JournalCorrupt:
