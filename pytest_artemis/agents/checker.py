@@ -272,7 +272,8 @@ class Checker:
         system = checker_system(
             request.rules or rules_for(request, typed=True), entry=request.entry,
             kinds={i.kind for i in request.items}, tool_docs=[t.doc for t in tools], probes=self._probes,
-            held=bool(request.judged_at), absence=any(about_absence(i.text) for i in request.items))
+            held=bool(request.judged_at), absence=any(about_absence(i.text) for i in request.items),
+            rounds=self._max_iterations - 1)
         user = join(
             f"Original goal: {request.goal}",
             f"Plan:\n{request.plan}" if request.plan else "",
@@ -302,6 +303,8 @@ class Checker:
             if report.verdicts or not report.requests or round_no == self._max_iterations:
                 break
             answer, images = await _serve(report.requests, allowed, evidence)
+            if round_no == self._max_iterations - 1:
+                answer += "\n\nThat was your last request for evidence: reply now with the verdicts."
             messages += [ChatMessage("assistant", report.model_dump_json()),
                          ChatMessage("user", answer, tuple(images))]
         assessments, unmatched = match_verdicts(request.items, report.verdicts, ids)

@@ -34,7 +34,8 @@ How to cite (each entry of `citations` is one of):
 - a probe you ran in this judgement: {"probe": KIND, "quote": "<a line of its output>"} (no step or screen;
   add "params": {...} to say which run you mean when that kind ran more than once);
 - a judgement of the screenshot itself: {"step": N, "screen": "post", "visual": true}.
-Screen listings name each element as `[index] Class 'text' desc=… id=… checked=… row='…' [l,t][r,b]`:
+A step's pre-screen not listed may be cited too, by the element index its history line names ("tap … on
+[4] 'OFF'"). Screen listings name each element as `[index] Class 'text' desc=… id=… checked=… row='…' [l,t][r,b]`:
 `row` is the label of the row a switch or button sits on, and bounds are in device pixels (attached
 screenshots are scaled down from them)."""
 
@@ -65,8 +66,11 @@ _ASSERT = """\
 
 _OUTPUT = """\
 Reply with JSON: {"verdicts": [{"item": "<ID>", "status": "passed|failed|inconclusive", "evidence": "...",
-"suggestion": "", "citations": [...]}], "requests": [], "unmet_subgoals": []}. To look at more evidence
-first, reply with only "requests" (see the tools) and no verdicts."""
+"suggestion": "", "citations": [...]}], "requests": [], "unmet_subgoals": []}."""
+
+_ROUNDS = """\
+To look at more evidence first, reply with only "requests" (see the tools; ask for all you need at once)
+and no verdicts. You may do so {rounds}; the reply after that must give the verdicts."""
 
 
 def _example(item: str, status: str, evidence: str, *citations: dict[str, object]) -> str:
@@ -104,10 +108,11 @@ def probes_section(table: ProbeTable) -> str:
 
 def checker_system(
     rules: Sequence[Rule], *, entry: Entry, kinds: set[str], tool_docs: Sequence[str], probes: ProbeTable | None,
-    held: bool = False, absence: bool = False,
+    held: bool = False, absence: bool = False, rounds: int = 2,
 ) -> str:
     """The checker's system prompt for one request: ``rules`` are the rules of evidence its verdicts are held
-    to (``checking.rules.active``), ``kinds`` the kinds of items it judges."""
+    to (``checking.rules.active``), ``kinds`` the kinds of items it judges, ``rounds`` how many times it may
+    ask for evidence before it must answer."""
     tools = "Tools (read-only):\n" + "\n".join(f"- {doc}" for doc in tool_docs) if tool_docs else ""
     examples = [_EXAMPLES["absence"]] if absence else []
     examples += [_EXAMPLES["probe"]] if probes is not None else []
@@ -127,4 +132,5 @@ def checker_system(
         tools,
         shown,
         _OUTPUT,
+        _ROUNDS.format(rounds="once" if rounds == 1 else f"{rounds} times") if tool_docs and rounds else "",
     )

@@ -101,7 +101,7 @@ EVENT_KINDS = frozenset({"toast", "snackbar", "dialog", "notification", "banner"
 WEAK = frozenset("""\
 screen page app application list item row entry menu tab view section option field setting text
 label message value mode theme level number name title card window icon panel content state status
-one confirmation success phone device""".split())
+one confirmation success phone device bar""".split())
 _SYSTEM_PHRASES = re.compile(r"\b(status bar|navigation bar|home screen|launcher|lock screen|quick settings|"
                              r"notification)", re.IGNORECASE)
 _APPEAR = frozenset({"appear", "appears", "appeared", "pop", "pops", "popped", "flash", "flashe", "flashed"})

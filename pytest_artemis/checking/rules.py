@@ -82,7 +82,8 @@ RULES: tuple[Rule, ...] = (
     Rule("E6", "shows-it-holds",
          "What a passing citation shows agrees with the item: the state it wants (a switch ON for \"turn "
          "on\", OFF for \"turn off\" or \"disable\"), every time, number and quoted text it names, and no "
-         "negation of what it claims (\"Wi-Fi off\", \"No alarms\").",
+         "negation of what it claims (\"Wi-Fi off\", \"No alarms\"). A citation of the state before the "
+         "change (Wi-Fi ON before \"turn off Wi-Fi\") may accompany one that shows it holding.",
          "A citation of the opposite is evidence of the opposite, and one of a name is not one of a claim.",
          "passed verdicts"),
     Rule("E7", "brought-about-by-the-run",

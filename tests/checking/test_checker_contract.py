@@ -209,3 +209,22 @@ def test_the_request_lists_items_by_id_and_the_model_sees_the_schema_and_ids():
     assert first.schema.model_json_schema()["$defs"]["ModelVerdict"]["properties"]["item"]["enum"] == ["v1", "a2"]
     served = model.requests[1].messages[-1].text
     assert "live_screen: not available at this entry" in served and "detail of step 2" in served
+
+
+def test_the_checker_is_told_how_many_times_it_may_ask_for_evidence_and_when_it_must_answer():
+    class Evidence:
+        def plan(self):
+            return "- [x] a"
+
+    replies = iter([CheckReport(requests=[ToolRequest(tool="read_plan")]),
+                    CheckReport(requests=[ToolRequest(tool="read_plan")]),
+                    {"verdicts": [{"item": "v1", "status": "inconclusive", "evidence": "nothing shows it"}]}])
+    model = ScriptedModel(lambda request: next(replies))
+    checker = Checker(model, None, probes=None, max_iterations=3)
+    request = CheckRequest(entry="final", goal="g", plan="- [x] a", items=(VERIFY,), history=(),
+                           ids={VERIFY.key: "v1"})
+    asyncio.run(checker.assess(request, Evidence()))
+    first, second, last = model.requests
+    assert "You may do so 2 times; the reply after that must give the verdicts." in first.messages[0].text
+    assert "last request for evidence" not in second.messages[-1].text
+    assert last.messages[-1].text.endswith("That was your last request for evidence: reply now with the verdicts.")
