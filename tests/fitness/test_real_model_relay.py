@@ -68,3 +68,44 @@ def test_the_recorded_session_scores_what_it_deserves(relay, tmp_path, monkeypat
     assert checker.counts.false_passes_stood == checker.counts.false_passes_blocked == 0
     assert checker.fitness == "unfit" and checker.usage.requests <= checker.request_budget
     assert run.report.verdict == "openai/relay: fit as operator, unfit as checker"
+
+
+@pytest.fixture
+def fit1_relay(tmp_path: Path):
+    """The relay answering from ``sessions/fit1``: a model that saw only the kit's own requests."""
+    port = _free_port()
+    argv = [sys.executable, str(RELAY), str(tmp_path / "relay"), str(port),
+            str(REAL_MODEL / "sessions" / "fit1" / "transcript")]
+    server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.mark.slow
+def test_a_session_recorded_on_the_kit_itself_scores_as_the_model_answered(fit1_relay, tmp_path, monkeypatch):
+    """``sessions/fit1``: a model that saw only the kit's requests reached every goal and judged 27 of 32 items
+    right with no false pass; the 5 it missed are one case whose verdicts it never gave (it asked for
+    evidence a third time, before the prompt said how many times it may). Replayed, the kit scores just that."""
+    monkeypatch.setenv("ADBUTILS_ADB_PATH", "/bin/true")
+    monkeypatch.setenv("LITELLM_OFFLINE_MODE", "true")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    run = run_cli(["--model", "openai/relay", "--api-base", fit1_relay], tmp_path / "out")
+    operator, checker = run.report.operator, run.report.checker
+    assert operator is not None and checker is not None
+    assert operator.fitness == "fit" and operator.reached == 4, run.printed
+    counts = checker.counts
+    assert (counts.right, counts.false_passes_stood, counts.false_passes_blocked) == (27, 0, 0), run.printed
+    missed = [i for c in checker.cases for i in c.items if i.outcome != "right"]
+    assert {c.name for c in checker.cases if any(i in missed for i in c.items)} == {"alarm"}
+    assert all(i.said == "none" for i in missed)
