@@ -153,9 +153,11 @@ def apply_rules(item: CheckItem, verdict: ModelVerdict | None, unmatched: Sequen
     if verdict is None:
         named = f" (its reply named {', '.join(repr(n) for n in unmatched)}, which is no listed item)" \
             if unmatched else ""
-        return Assessment(item, "inconclusive", "", reason=broken("E12", "the checker gave no verdict for this "
-                                                                        f"item{named}"))
-    return Assessment(item, verdict.status, verdict.evidence, verdict.suggestion, claims=tuple(verdict.citations))
+        return Assessment(item, "inconclusive", "",
+                          reason=broken("E12", "the checker gave no verdict for this "
+                                               f"item{named}"))
+    return Assessment(item, verdict.status, verdict.evidence, verdict.suggestion,
+                      claims=tuple(verdict.citations))
 
 
 def conflicting(item: CheckItem, verdicts: Sequence[ModelVerdict]) -> list[Assessment]:
@@ -174,8 +176,8 @@ def may_proceed(verdicts: Sequence[CheckVerdict]) -> bool:
     return not any(v.kind == "verify" and v.status == "failed" for v in verdicts)
 
 
-_PREFIX = re.compile(r"^\s*(?:[-*]\s*)?(?:\[(?P<id>[\w-]+)\]\s*)?(?:(?P<kind>goal|verify|assert_?)(?:@end)?\s*:\s*)?",
-                     re.IGNORECASE)
+_PREFIX = re.compile(r"^\s*(?:[-*]\s*)?(?:\[(?P<id>[\w-]+)\]\s*)?"
+                     r"(?:(?P<kind>goal|verify|assert_?)(?:@end)?\s*:\s*)?", re.IGNORECASE)
 
 
 def _norm(text: str) -> str:

@@ -35,7 +35,8 @@ How to cite (each entry of `citations` is one of):
   add "params": {...} to say which run you mean when that kind ran more than once);
 - a judgement of the screenshot itself: {"step": N, "screen": "post", "visual": true}.
 A step's pre-screen not listed may be cited too, by the element index its history line names ("tap … on
-[4] 'OFF'"). Screen listings name each element as `[index] Class 'text' desc=… id=… checked=… row='…' [l,t][r,b]`:
+[4] 'OFF'"). Screen listings name each element as \
+`[index] Class 'text' desc=… id=… checked=… row='…' [l,t][r,b]`:
 `row` is the label of the row a switch or button sits on, and bounds are in device pixels (attached
 screenshots are scaled down from them)."""
 
@@ -83,9 +84,11 @@ _EXAMPLES = {
                 _example("a1", "passed", "The final screen is the Display page; no crash dialog is showing.",
                          {"screen": "final", "element": 1, "quote": "Display"})),
     "probe": ("A probe citation (after requesting the probe):",
-              _example("v1", "passed", "The setting reads 1: Wi-Fi is on.", {"probe": "setting", "quote": "1"})),
+              _example("v1", "passed", "The setting reads 1: Wi-Fi is on.",
+                       {"probe": "setting", "quote": "1"})),
     "compound": ("A goal stating two facts, one citation each:",
-                 _example("goal", "passed", "Bluetooth's switch was turned on at step 4, and the final screen "
+                 _example("goal", "passed",
+                          "Bluetooth's switch was turned on at step 4, and the final screen "
                           "shows Dark theme ON.",
                           {"probe": "setting", "params": {"key": "bluetooth_on"}, "quote": "1"},
                           {"screen": "final", "element": 4, "attribute": "checked=true"})),
@@ -107,8 +110,8 @@ def probes_section(table: ProbeTable) -> str:
 
 
 def checker_system(
-    rules: Sequence[Rule], *, entry: Entry, kinds: set[str], tool_docs: Sequence[str], probes: ProbeTable | None,
-    held: bool = False, absence: bool = False, rounds: int = 2,
+    rules: Sequence[Rule], *, entry: Entry, kinds: set[str], tool_docs: Sequence[str],
+    probes: ProbeTable | None, held: bool = False, absence: bool = False, rounds: int = 2,
 ) -> str:
     """The checker's system prompt for one request: ``rules`` are the rules of evidence its verdicts are held
     to (``checking.rules.active``), ``kinds`` the kinds of items it judges, ``rounds`` how many times it may
@@ -117,7 +120,8 @@ def checker_system(
     examples = [_EXAMPLES["absence"]] if absence else []
     examples += [_EXAMPLES["probe"]] if probes is not None else []
     examples += [_EXAMPLES["compound"]] if "goal" in kinds and probes is not None else []
-    shown = "Examples of verdicts:\n" + "\n".join(f"{why}\n{json}" for why, json in examples) if examples else ""
+    shown = ("Examples of verdicts:\n" + "\n".join(f"{why}\n{json}" for why, json in examples)
+             if examples else "")
     return join(
         _ROLE,
         _ITEMS,

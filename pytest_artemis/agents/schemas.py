@@ -57,7 +57,8 @@ class CitationClaim(Contract):
     attribute: str = ""
     probe: str = ""
     params: dict[str, str] = Field(default_factory=dict)
-    """Which run of ``probe`` is meant (some or all of its parameters): needed only when it ran several times."""
+    """Which run of ``probe`` is meant (some or all of its parameters): needed only when it ran several
+    times."""
     visual: bool = False
 
 

@@ -192,7 +192,9 @@ class CheckpointScheduler:
         log.debug("checkpoint %s harvested: %s", attempt.attempt_id, ", ".join(v.status for v in verdicts))
         return Harvest(attempt, verdicts, current)
 
-    async def _supersede(self, attempt: Attempt, task: asyncio.Task[tuple[CheckVerdict, ...]]) -> Harvest | None:
+    async def _supersede(
+        self, attempt: Attempt, task: asyncio.Task[tuple[CheckVerdict, ...]]
+    ) -> Harvest | None:
         cid = attempt.checkpoint.checkpoint_id
         if task.done():  # finished but not harvested yet: its verdicts go on record, without effects
             return self._collect(cid, superseded=True)
@@ -214,8 +216,10 @@ class CheckpointScheduler:
             # checker answers must not decide whether a failure is seen.
             undecided = self._blanket(attempt, "unchecked", "timeout: the subgoal was completed again while "
                                       "this attempt judged it, and it had not ended by the exit barrier")
-            expired.append(Harvest(attempt, tuple(u if u.kind == "assert" else s
-                                                  for s, u in zip(superseded, undecided, strict=True)), False))
+            expired.append(Harvest(attempt,
+                                   tuple(u if u.kind == "assert" else s
+                                         for s, u in zip(superseded, undecided, strict=True)),
+                                   False))
         self._stale.clear()
         for cid, (attempt, task) in list(self._running.items()):
             task.cancel()
@@ -256,6 +260,6 @@ def _superseded(verdicts: tuple[CheckVerdict, ...]) -> tuple[CheckVerdict, ...]:
     ``superseded`` with what they said (the newer attempt decides those)."""
     return tuple(v if v.kind == "assert" and v.status == "failed" else
                  v.model_copy(update={"status": "superseded",
-                                      "reason": f"the subgoal was completed again; this attempt said {v.status}"
-                                                + (f" ({v.reason})" if v.reason else "")})
+                                      "reason": "the subgoal was completed again; this attempt said "
+                                                f"{v.status}" + (f" ({v.reason})" if v.reason else "")})
                  for v in verdicts)

@@ -18,7 +18,9 @@ one: here it is the time of day)."""
 PREPOSITIONS = frozenset("for of in on at with next from to under above below beside near inside by".split())
 
 
-def required_terms(tokens: tuple[str, ...], known: Collection[str], generic: Collection[str]) -> frozenset[str]:
+def required_terms(
+    tokens: tuple[str, ...], known: Collection[str], generic: Collection[str]
+) -> frozenset[str]:
     """The subject's head and an unknown main verb, as terms (stemmed). ``known`` are words the rules read
     (verbs of action and presence, states, kinds of UI, stop words); ``generic`` are words that name no
     thing of their own ("page", "screen"). A clause that starts with its verb (a goal: "Install Spotify")

@@ -43,7 +43,8 @@ def cover(facts: Sequence[Fact], cited: Sequence[Cited], item_text: str) -> Cove
                                              "what should show (quote on-screen text) or use a probe"))
     bearing = [c for c in cited if c.visual
                or any(about(f, r) or _place_of(f, r, c) for f in facts for r in c.readings)]
-    if not bearing:  # a citation about nothing the item states shows nothing; beside one that does, it is context
+    # a citation about nothing the item states shows nothing; beside one that does, it is context
+    if not bearing:
         return Coverage({}, (), broken("E4", f"the cited {cited[0].what} {_not_about(facts, cited[0])}"))
     shown: dict[Fact, tuple[Shown, ...]] = {}
     unshown: list[Fact] = []
@@ -130,12 +131,13 @@ def _disagrees(fact: Fact, readings: Sequence[Shown]) -> str:
     for value in fact.values:
         if not any(shows_value(r, value, fact) for r in readings):
             return broken("E6", _value_missing(fact, value.text or _time(value.time), readings))
-    if fact.state is None and not fact.values:  # a presence: what shows it may not deny it ("No result found")
+    # a presence: what shows it may not deny it ("No result found")
+    if fact.state is None and not fact.values:
         denied = [(r, word) for r in readings if (word := negated(r.label, "", fact))]
         if len(denied) == len(readings):
             reading, word = denied[0]
-            return broken("E6", f"{reading.where} reads {reading.label[:120]!r}, which says {word!r}: that is "
-                                "no evidence it holds")
+            return broken("E6", f"{reading.where} reads {reading.label[:120]!r}, which says {word!r}: "
+                                "that is no evidence it holds")
     return ""
 
 

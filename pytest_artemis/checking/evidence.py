@@ -82,7 +82,8 @@ class RunEvidence:
         except ProbeRefused as exc:
             return f"refused: {exc}"
         unreadable = result.parsed.reason if isinstance(result.parsed, Unreadable) else ""
-        self.probes.append(ProbeOutput(spec.kind, result.raw, unreadable, acted=acted, params=dict(spec.params)))
+        self.probes.append(ProbeOutput(spec.kind, result.raw, unreadable, acted=acted,
+                                       params=dict(spec.params)))
         note = f"; unreadable ({unreadable}): not evidence" if unreadable else ""
         return f"exit {result.exit_code}; argv {' '.join(result.argv)}{note}\n{result.raw[:4000]}"
 

@@ -15,7 +15,8 @@ from .terms import fold, numbers, stem, times, words
 State = Literal["on", "off"]
 Time = tuple[int, int, str]
 
-_QUOTED = re.compile(r"(?<!\w)'([^']+?)'(?!\w)|\"([^\"]+?)\"|\u2018([^\u2019]+)\u2019|\u201c([^\u201d]+)\u201d")
+_QUOTED = re.compile(r"(?<!\w)'([^']+?)'(?!\w)|\"([^\"]+?)\"|"
+                     r"\u2018([^\u2019]+)\u2019|\u201c([^\u201d]+)\u201d")
 
 
 def quotes(text: str) -> tuple[str, ...]:
@@ -109,8 +110,8 @@ _CRASH = frozenset({"crash", "crashed", "crashe", "anr", "freeze", "froze"})
 NAVIGATE = frozenset({"open", "opened", "launch", "launched", "start", "started", "go", "navigate", "visit",
                       "return", "returned"})
 _REMOVE = frozenset({"delete", "deleted", "remove", "removed", "clear", "cleared", "dismiss", "dismissed",
-                     "uninstall", "uninstalled", "disappear", "disappears", "disappeared", "vanish", "vanishes",
-                     "vanished", "gone", "hidden"})
+                     "uninstall", "uninstalled", "disappear", "disappears", "disappeared", "vanish",
+                     "vanishes", "vanished", "gone", "hidden"})
 _NEGATION = re.compile(r"\b(not|never|no longer|without|isn't|aren't|doesn't|don't|didn't|wasn't|hasn't|"
                        r"cannot|can't|won't)\b|n't\b")
 _LEADING_NO = re.compile(r"^\s*(no|never|none|nothing|neither)\b|\b(no|without)\s+(?!longer\b)[\w⟦]")
@@ -162,8 +163,9 @@ def _read(clause: str, said: tuple[str, ...], step: int) -> Fact:
     named = _NAMED.search(plain)
     if named and not placeholders:
         values.append(Value("text", named.group(1).strip()))
-    values += [Value("text", name) for name in map(_proper, _NAMES.findall(plain)) if name
-               and not any(fold(name) in fold(v.text) or fold(v.text) in fold(name) for v in values if v.text)]
+    values += [Value("text", name) for name in map(_proper, _NAMES.findall(plain))
+               if name and not any(fold(name) in fold(v.text) or fold(v.text) in fold(name)
+                                   for v in values if v.text)]
     values += [Value("time", "", time=t) for t in times(plain)]
     values += [Value("number", n, digits=n) for n in numbers(plain) if len(n) >= 2]
     negated = bool(_NEGATION.search(folded))
@@ -208,8 +210,8 @@ def _state(folded: str, tokens: tuple[str, ...]) -> State | None:
 
 def _verb_switch(folded: str) -> bool:
     """"Switch on Wi-Fi", "switch Wi-Fi off": the verb, not the control."""
-    return bool(re.search(r"^\s*switch(ed)?\b|\b(to|and|then|please)\s+switch\b|\bswitch(ed)?\s+(on|off)\s+\w",
-                          folded))
+    return bool(re.search(r"^\s*switch(ed)?\b|\b(to|and|then|please)\s+switch\b|"
+                          r"\bswitch(ed)?\s+(on|off)\s+\w", folded))
 
 
 def _topic(plain: str, tokens: tuple[str, ...], first: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -218,8 +220,8 @@ def _topic(plain: str, tokens: tuple[str, ...], first: str) -> tuple[frozenset[s
     strong, weak = set(), set()
     for token in tokens:
         term = stem(token)
-        if len(term) < 2 or term in STOP or term in _CRASH or term in ON_WORDS or term in OFF_WORDS or term in KIND_WORDS \
-                or any(c.isdigit() for c in term):
+        if len(term) < 2 or term in STOP or term in _CRASH or term in ON_WORDS or term in OFF_WORDS \
+                or term in KIND_WORDS or any(c.isdigit() for c in term):
             continue
         if term in VERBS and term not in capitalised:
             continue

@@ -90,9 +90,9 @@ def still_holds(
     at_anchor = claim.model_copy(update={"step": anchor, "screen": which})
     if view is not None and _holds_on(at_anchor, item, cited, view, typed):
         return ""
-    return broken("E8", f"{where(claim)} shows it, but step {anchor} (the anchor) no longer does: a checkpoint "
-                        f"rests on the state when its subgoal was marked done (cite step {anchor - 1} or "
-                        f"{anchor})")
+    return broken("E8", f"{where(claim)} shows it, but step {anchor} (the anchor) no longer does: a "
+                        "checkpoint rests on the state when its subgoal was marked done (cite step "
+                        f"{anchor - 1} or {anchor})")
 
 
 def _holds_on(claim: CitationClaim, item: CheckItem, cited: ScreenView, reference: ScreenView,

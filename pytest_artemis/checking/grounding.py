@@ -45,8 +45,8 @@ class Window:
 
 def first_acted(steps: Sequence[StepRecord]) -> int | None:
     """The first step that ran any action besides claiming ``finish`` or giving up."""
-    return next((s.step for s in steps if any(r.ok and r.action.kind not in ("finish", "give_up") for r in s.results)),
-                None)
+    return next((s.step for s in steps
+                 if any(r.ok and r.action.kind not in ("finish", "give_up") for r in s.results)), None)
 
 
 @dataclass(frozen=True)
@@ -79,9 +79,10 @@ def ground(
                                          "element) or a probe"))
     unfound = tuple(_unfound(c) for c in claims)
     resolved = [_resolve(claim, item, window, evidence, passed=passed) for claim in claims]
-    if why := next((r[3] for r in resolved if r[3]), ""):  # every citation is looked up: the ledger says which
-        return Grounded(tuple(r[0] if r[0] is not None else u for r, u in zip(resolved, unfound, strict=True)),
-                        why)
+    # every citation is looked up: the ledger says which
+    if why := next((r[3] for r in resolved if r[3]), ""):
+        return Grounded(tuple(r[0] if r[0] is not None else u
+                              for r, u in zip(resolved, unfound, strict=True)), why)
     found: list[Citation] = []
     cited: list[Cited] = []
     views: list[ScreenView | None] = []
@@ -147,8 +148,9 @@ def _stale(
     stale: dict[Fact, str] = {}
     for claim, citation, view in zip(claims, cited, views, strict=True):
         facts_shown = [f for f, rs in shown.items() if any(r in citation.readings for r in rs)]
-        why = "" if view is None else still_holds(claim, item, facts_shown, evidence.screens, final=window.final,
-                                                  anchor=window.anchor, typed=window.typed, cited=view)
+        why = "" if view is None else still_holds(claim, item, facts_shown, evidence.screens,
+                                                  final=window.final, anchor=window.anchor,
+                                                  typed=window.typed, cited=view)
         for fact in facts_shown:
             if why:
                 stale.setdefault(fact, why)
@@ -181,8 +183,9 @@ def _resolve(
         view = evidence.screens.verified(view)  # OCR text is evidence only as read in this run
         resolved, why = resolve(claim, item, view, typed)
         if resolved is None:
-            why = broken("E2", f"{where(claim)} holds {claim.quote or claim.element!r} only in an OCR reading "
-                               "kept from earlier, and reading its screenshot again in this run does not")
+            why = broken("E2", f"{where(claim)} holds {claim.quote or claim.element!r} only in an OCR "
+                               "reading kept from earlier, and reading its screenshot again in this run "
+                               "does not")
     if resolved is None:
         return None, (), None, why
     moment = _moment(claim, window)
@@ -199,21 +202,22 @@ def _moment(claim: CitationClaim, window: Window) -> float:
 def _by_probe(
     claim: CitationClaim, probes: Sequence[ProbeOutput], anchor: int | None
 ) -> tuple[Citation | None, tuple[Shown, ...], str]:
-    ran = [p for p in probes if p.kind.casefold() == claim.probe.strip().casefold() and _runs(p, claim.params)]
+    ran = [p for p in probes
+           if p.kind.casefold() == claim.probe.strip().casefold() and _runs(p, claim.params)]
     if not ran:
         called = f"{claim.probe!r} with {claim.params}" if claim.params else repr(claim.probe)
         return None, (), broken("E2", f"probe {called} was not run in this judgement")
     late = ran[-1].acted
     ran = [p for p in ran if anchor is None or p.acted <= anchor]
     if not ran:  # like the live screen, a probe reads the device now, and it has moved on
-        return None, (), broken("E3", f"probe {claim.probe!r} ran after step {late}'s actions had started: it "
-                                      f"shows the device after the anchor step {anchor}, not the state this "
-                                      "checkpoint judges")
+        return None, (), broken("E3", f"probe {claim.probe!r} ran after step {late}'s actions had started: "
+                                      f"it shows the device after the anchor step {anchor}, not the state "
+                                      "this checkpoint judges")
     failed = ran[-1].unreadable
     ran = [p for p in ran if not p.unreadable]
     if not ran:  # an error message echoes the query it failed on: it shows nothing about the device
-        return None, (), broken("E2", f"probe {claim.probe!r} gave no readable output ({failed}): its text is "
-                                      "not evidence")
+        return None, (), broken("E2", f"probe {claim.probe!r} gave no readable output ({failed}): its text "
+                                      "is not evidence")
     if not claim.quote:
         return None, (), broken("E2", f"probe {claim.probe!r} cited without a quote of its output")
     holding = [p for p in ran if contains(p.raw, claim.quote)]
@@ -223,7 +227,8 @@ def _by_probe(
     readings = tuple(r for p in holding for r in probe_readings(p, f"probe {claim.probe!r}")
                      if not r.complete and contains(r.label, claim.quote))
     if not readings:  # the quote spans lines: the output as a whole is what it quotes
-        readings = tuple(r for p in holding for r in probe_readings(p, f"probe {claim.probe!r}") if r.complete)
+        readings = tuple(r for p in holding for r in probe_readings(p, f"probe {claim.probe!r}")
+                         if r.complete)
     return Citation(probe=claim.probe, quote=claim.quote, found=True, found_in="probe"), readings, ""
 
 
@@ -243,8 +248,8 @@ def _screen(claim: CitationClaim, window: Window, screens: RecordedScreens) -> t
         return None, broken("E2", "the citation names no step")
     if claim.step > window.last_step:
         if window.anchor is not None:
-            return None, broken("E3", f"step {claim.step} is after the anchor step {window.anchor}: this item "
-                                      f"is judged from step {window.anchor} and earlier")
+            return None, broken("E3", f"step {claim.step} is after the anchor step {window.anchor}: this "
+                                      f"item is judged from step {window.anchor} and earlier")
         return None, broken("E2", f"step {claim.step} was never recorded (the run has {window.last_step} "
                                   "steps)")
     view = screens.view(claim.step, claim.screen)
@@ -312,8 +317,8 @@ def _visual_of_judged(claims: Sequence[CitationClaim], item: CheckItem, window: 
             return broken("E11", f"{where(claim)} shows it, but the final screen no longer does: a visual "
                                  "judgement holds only of the screenshot it judged (judge the final screen)")
         if window.anchor is not None and claim.step is not None and claim.step < window.anchor - 1:
-            return broken("E11", f"{where(claim)} shows it, but step {window.anchor} (the anchor) no longer does: "
-                                 "a visual judgement holds only of the screenshot it judged")
+            return broken("E11", f"{where(claim)} shows it, but step {window.anchor} (the anchor) "
+                                 "no longer does: a visual judgement holds only of the screenshot it judged")
     return ""
 
 

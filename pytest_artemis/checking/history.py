@@ -18,8 +18,8 @@ from .readings import LISTINGS, Shown, about, element_shown, holds, lists, probe
 from .screens import RecordedScreens
 from .terms import terms
 
-_NEUTRAL = frozenset({"on", "off", "enabled", "enable", "mode", "state", "status", "switch", "widget", "title",
-                      "summary", "id", "android", "com", "setting", "value"})
+_NEUTRAL = frozenset({"on", "off", "enabled", "enable", "mode", "state", "status", "switch", "widget",
+                      "title", "summary", "id", "android", "com", "setting", "value"})
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,8 @@ async def take_baseline(device: Device) -> tuple[ProbeOutput, ...]:
             spec = ProbeSpec(kind=kind.name, params=dict(params))
             try:
                 result = await asyncio.to_thread(device.probe_spec, spec)
-            except (DeviceCommandFailed, ProbeRefused):  # a listing it cannot give leaves that baseline unknown
+            except (DeviceCommandFailed, ProbeRefused):
+                # a listing it cannot give leaves that baseline unknown
                 continue
             if result.exit_code == 0 and not isinstance(result.parsed, Unreadable):
                 readings.append(ProbeOutput(kind.name, result.raw, params=dict(params)))

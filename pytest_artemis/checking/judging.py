@@ -128,12 +128,14 @@ async def model_verdicts(
         async with asyncio.timeout(timeout):
             result = await checker_for(svc).assess(request, evidence)
     except TimeoutError:
-        return _fail_open_placed(items, f"{prefix}timeout after {timeout:g}s", here, placements, started), (), {}
+        return _fail_open_placed(items, f"{prefix}timeout after {timeout:g}s", here, placements,
+                                 started), (), {}
     except ArtemisError as exc:  # fail-open: the device or provider failing lets the run go on, inconclusive
         reason = f"{prefix or 'checker '}error: {type(exc).__name__}: {exc}"[:500]
         return _fail_open_placed(items, reason, here, placements, started), (), {}
     if result.unmatched:
-        svc.journal.append_event("checker_unmatched_verdicts", attempt=attempt_id, named=list(result.unmatched))
+        svc.journal.append_event("checker_unmatched_verdicts", attempt=attempt_id,
+                                 named=list(result.unmatched))
     verdicts: list[CheckVerdict] = []
     pending: dict[str, tuple[Fact, ...]] = {}
     for judged in result.assessments:
@@ -157,8 +159,8 @@ def _fail_open_placed(
 
 
 async def _grounded(
-    svc: RunServices, run: RunProgress, assessment: Assessment, placement: Placement, evidence: RunEvidence, *,
-    started: float,
+    svc: RunServices, run: RunProgress, assessment: Assessment, placement: Placement,
+    evidence: RunEvidence, *, started: float,
 ) -> tuple[CheckVerdict, tuple[Fact, ...]]:
     """The ledger entry of one assessment: a passed/failed verdict stands only on citations that hold by
     the rules of evidence in its placement's window; and the goal's facts left to the run's probe checks."""

@@ -39,8 +39,8 @@ def shown_by_probe_checks(
     for fact in pending:
         by = next(((i, v) for i, v in checks if about(fact, r := _as_reading(i, v)) and holds(fact, r)), None)
         if by is None:
-            reason = broken("E5", f"no citation shows {fact.text!r}, nor does a passed probe check of this run: "
-                                  "every fact the goal states needs one")
+            reason = broken("E5", f"no citation shows {fact.text!r}, nor does a passed probe check "
+                                  "of this run: every fact the goal states needs one")
             return verdict.model_copy(update={"status": "inconclusive", "reason": f"passed, but {reason}",
                                               "rule": "E5"})
         item, shown = by

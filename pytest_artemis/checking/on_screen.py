@@ -19,8 +19,8 @@ _BOOL = {"true": True, "on": True, "yes": True, "1": True,
 FLAGS = {"checked": "checked", "selected": "selected", "enabled": "enabled", "focused": "focused",
          "clickable": "clickable", "checkable": "checkable", "scrollable": "scrollable",
          "long-clickable": "long_clickable", "focusable": "focusable", "password": "password"}
-_TEXTS = {"text": "text", "content-desc": "content_desc", "desc": "content_desc", "resource-id": "resource_id",
-          "id": "resource_id", "label": "label"}
+_TEXTS = {"text": "text", "content-desc": "content_desc", "desc": "content_desc",
+          "resource-id": "resource_id", "id": "resource_id", "label": "label"}
 _EDITABLE = ("EditText", "AutoCompleteTextView", "SearchView", "SearchAutoComplete")
 
 

@@ -21,8 +21,9 @@ PROBE_KINDS_SHOW = {"window_focus": frozenset({"dialog"}),
 """The kinds of UI a probe's output can show (window focus holds a dialog, notifications a banner)."""
 LISTINGS = frozenset({"alarms", "content", "packages", "notifications", "settings"})
 """Probe kinds whose output is a complete listing: what it does not list is not there."""
-_STATE_TEXT: dict[str, State] = {"on": "on", "off": "off", "enabled": "on", "disabled": "off", "connected": "on",
-               "disconnected": "off", "active": "on", "inactive": "off", "yes": "on", "no": "off"}
+_STATE_TEXT: dict[str, State] = {"on": "on", "off": "off", "enabled": "on", "disabled": "off",
+               "connected": "on", "disconnected": "off", "active": "on", "inactive": "off", "yes": "on",
+               "no": "off"}
 _BOOLEAN: dict[str, State] = {"1": "on", "0": "off"}
 _NEGATING = re.compile(r"\b(no|not|never|none|nothing|without|failed|unable|cannot|\w+n t)\b")
 _CLAUSES = re.compile(r"[,;()\[\]\n|\u2022\u00b7]|\.(?!\d)|:(?!\d)")
@@ -111,8 +112,10 @@ def element_shown(view: ScreenView, element: UIElement, where: str, moment: floa
     names = terms(element.text) | terms(element.content_desc) | terms(rid) | frozenset(
         t for label in row for t in terms(label))
     page = tuple(e.label for e in view.elements if e.label and not is_system(e, view))
-    home = view.foreground in SYSTEM_PACKAGES or "launcher" in view.foreground  # the home screen is no page
-    screen = frozenset(t for label in page for t in terms(label)) | (frozenset() if home else terms(view.foreground))
+    # the home screen is no page
+    home = view.foreground in SYSTEM_PACKAGES or "launcher" in view.foreground
+    screen = frozenset(t for label in page for t in terms(label)) | (
+        frozenset() if home else terms(view.foreground))
     own = " / ".join(dict.fromkeys(t for t in (element.text, element.content_desc) if t))
     return Shown(where=where, moment=moment, label=own, row=row, names=names,
                  state=_element_state(element), kinds=element_kinds(element), system=is_system(element, view),
@@ -127,7 +130,8 @@ def probe_shown(kind: str, params: Mapping[str, str], text: str, where: str, mom
     line_terms = frozenset() if complete else terms(text)
     return Shown(where=where, moment=moment, label=text, names=named | line_terms,
                  state=_probe_state(kind, params, text), kinds=PROBE_KINDS_SHOW.get(kind, frozenset()),
-                 complete=complete, source=probe_call(kind, params), screen=terms(output) if output else named)
+                 complete=complete, source=probe_call(kind, params),
+                 screen=terms(output) if output else named)
 
 
 def probe_call(kind: str, params: Mapping[str, str]) -> str:
@@ -208,9 +212,10 @@ def shows_value(shown: Shown, value: Value, fact: Fact) -> bool:
         if value.kind == "time" or value.time is not None:
             wanted = value.time
             assert wanted is not None
-            if any(same_time(wanted, t) for t in times(text)) or (value.text and contains(text, value.text)):
-                if fact.absent or not negated(text, value.text or "", fact):
-                    return True
+            if ((any(same_time(wanted, t) for t in times(text))
+                 or (value.text and contains(text, value.text)))
+                    and (fact.absent or not negated(text, value.text or "", fact))):
+                return True
         elif value.kind == "number":
             if any(n == value.digits or (len(value.digits) >= 7 and n.endswith(value.digits))
                    for n in numbers(text)):
@@ -318,5 +323,5 @@ def _clause_spans(line: str) -> list[tuple[int, int, str]]:
     return spans
 
 
-__all__ = ["LISTINGS", "Shown", "about", "element_shown", "holds", "lists", "named", "negated", "probe_shown", "shows_value",
-           "state_of", "ON_WORDS", "OFF_WORDS"]
+__all__ = ["LISTINGS", "Shown", "about", "element_shown", "holds", "lists", "named", "negated", "probe_shown",
+           "shows_value", "state_of", "ON_WORDS", "OFF_WORDS"]

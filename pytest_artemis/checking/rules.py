@@ -41,8 +41,8 @@ class Rule:
 
 RULES: tuple[Rule, ...] = (
     Rule("E1", "cited",
-         "A `passed` or `failed` verdict cites what the harness recorded: a recorded screen (a `quote` of its "
-         "text or an `element` of its listing) or a probe you ran in this judgement.",
+         "A `passed` or `failed` verdict cites what the harness recorded: a recorded screen (a `quote` of "
+         "its text or an `element` of its listing) or a probe you ran in this judgement.",
          "The model's word is a claim, not evidence: only what the harness can find again decides.",
          "every passed or failed verdict"),
     Rule("E2", "found",
@@ -65,8 +65,8 @@ RULES: tuple[Rule, ...] = (
          "the probe's kind, parameters and the quoted output line — name what the fact is about; what it is "
          "said of (\"a Bluetooth headset\") and what it says happens, when that is no state or presence "
          "(\"the alarm repeats\"), must be named there or on the page (the probe output) it is part of. The "
-         "status "
-         "bar, the navigation bar and the home screen count only for items about them, and an item that names "
+         "status bar, the navigation bar and the "
+         "home screen count only for items about them, and an item that names "
          "a kind of UI (a toast, a dialog, a switch) is shown only by an element of that kind (a toast or "
          "snackbar is text read from the screenshot, listed as `ocr-text`). Other citations (the page a "
          "switch is on) are context: they may accompany, never replace, one about it.",
@@ -90,8 +90,8 @@ RULES: tuple[Rule, ...] = (
          "A passed goal or `verify` item rests on a fact that was not already true before the agent acted: "
          "the harness must have seen it otherwise earlier in this run (on an earlier screen, or in the "
          "baseline it read from the device before the first action). An unknown baseline is not a pass. A "
-         "later step of an ordered goal that undoes an earlier one (\"…, then turn it off again\") is brought "
-         "about after that one.",
+         "later step of an ordered goal that undoes an earlier one (\"…, then turn it off again\") is "
+         "brought about after that one.",
          "A state an earlier test left behind proves nothing about what this run did.",
          "passed goal and verify verdicts"),
     Rule("E8", "still-holds",
@@ -100,8 +100,8 @@ RULES: tuple[Rule, ...] = (
          "passed verdicts",
          at={"checkpoint": "The fact still holds at the anchor step: cite the anchor step or the step "
                            "before it (an older screen only if its element still shows it at the anchor "
-                           "step); nothing on the anchor step's post-screen may show it otherwise. A toast or "
-                           "dialog counts where it appeared.",
+                           "step); nothing on the anchor step's post-screen may show it otherwise. A toast "
+                           "or dialog counts where it appeared.",
              "final": "The goal and `@end` items hold at the end of the run: cite the final screen, a probe "
                       "run now, or an earlier screen whose element still shows it on the final screen; "
                       "nothing on the final screen may show it otherwise. A step of an ordered goal that a "

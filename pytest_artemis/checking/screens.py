@@ -68,16 +68,18 @@ class RecordedScreens:
         with self._lock:
             entries = sorted(self._entries.items())
             finals = list(self._finals)
-        steps = [(2 * step - (1 if which == "pre" else 0), f"step {step} {which}-screen", _without_ocr(e.view))
-                 for (step, which), e in entries]
+        steps = [(2 * step - (1 if which == "pre" else 0), f"step {step} {which}-screen",
+                  _without_ocr(e.view)) for (step, which), e in entries]
         last = max((m for m, _, _ in steps), default=0)
         return [*((float(m), w, v) for m, w, v in steps),
-                *((float(last + 1 + i), "the final screen", _without_ocr(e.view)) for i, e in enumerate(finals))]
+                *((float(last + 1 + i), "the final screen", _without_ocr(e.view))
+                  for i, e in enumerate(finals))]
 
     def verified(self, view: ScreenView) -> ScreenView:
         """``view`` with its OCR text read again in this run when the reading it holds came from the disk
         cache: a kept reading says what the pixels were once read as, and a file can be edited."""
-        if not isinstance(self.ocr, CachedOcr) or view.screenshot is None or self.ocr.vouches(view.screenshot):
+        if not isinstance(self.ocr, CachedOcr) or view.screenshot is None \
+                or self.ocr.vouches(view.screenshot):
             return view
         path = self.run_dir / SCREENS_DIR / f"{view.screenshot}.png"
         words = self.ocr.reread(path.read_bytes()) if path.exists() else []

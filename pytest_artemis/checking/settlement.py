@@ -167,8 +167,8 @@ async def judge_final(
     state, unmet, pending = await on_state
     # The checks running beside the final state's judgement have ended: the goal's facts its citations left
     # to this run's probe checks are looked up in the ledger now.
-    state = [shown_by_probe_checks(v, pending[v.item_key], run, svc.user_items) if v.item_key in pending else v
-             for v in state]
+    state = [shown_by_probe_checks(v, pending[v.item_key], run, svc.user_items)
+             if v.item_key in pending else v for v in state]
     return [FinalCheck(attempt, unmet), *(Record(_goal_unjudged(v)) for v in (*verdicts, *state))]
 
 

@@ -266,7 +266,8 @@ class AdbDevice:
             argv = ["am", "start", "-W", "-n", f"{package}/{activity}"]
         else:
             argv = ["monkey", "-p", package, "-c", "android.intent.category.LAUNCHER", "1"]
-        raw, code = self.run(argv)  # monkey exits non-zero for an app that is not installed: not a broken device
+        # monkey exits non-zero for an app that is not installed: not a broken device
+        raw, code = self.run(argv)
         out = raw.decode("utf-8", errors="replace")
         if code != 0 or "Error" in out or "No activities found" in out or "aborted" in out:
             raise DeviceCommandFailed(f"{self._name}: cannot launch {package}: {out.strip()[:300]}",

@@ -131,7 +131,8 @@ def cite_marks(v: CheckVerdict) -> tuple[tuple[Citation, str, str], ...]:
     if v.status == "superseded":
         return ()
     sign = {"passed": "✓", "failed": "✗"}.get(v.status, "?")
-    return tuple((c, f"{sign} {v.kind}: {_what(c)}", f"ev-{v.status}") for c in v.citations if c.bounds is not None)
+    return tuple((c, f"{sign} {v.kind}: {_what(c)}", f"ev-{v.status}")
+                 for c in v.citations if c.bounds is not None)
 
 
 def _what(c: Citation) -> str:

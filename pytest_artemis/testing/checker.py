@@ -184,7 +184,8 @@ class HonestChecker:
                        is None]
             if missing:
                 return _verdict(item, "failed", f"the final screen shows {element.label!r} but not "
-                                                f"{missing[0]!r} ({describe(final.view)})", _cite(final, element))
+                                                f"{missing[0]!r} ({describe(final.view)})",
+                                _cite(final, element))
             shown = ", ".join(repr(e.label) for e in (element, *more))
             return _verdict(item, "passed", f"the final screen shows {shown}",
                             *(_cite(final, e) for e in dict.fromkeys((element, *more))))

@@ -33,7 +33,8 @@ HONEST: dict[str, Case] = {
         _goal(el("Bluetooth"), text("ON"), named="text",
               evidence="I don't see anything amiss: the Bluetooth page's switch is ON."),), "PASSED"),
     "bt_attribute_in_words": Case("bluetooth_on", (
-        _goal(switch(BT, attribute="checked: true"), evidence="Its checked: true, i.e. Bluetooth is enabled."),),
+        _goal(switch(BT, attribute="checked: true"),
+              evidence="Its checked: true, i.e. Bluetooth is enabled."),),
         "PASSED"),
     "bt_before_and_after": Case("bluetooth_on", (
         _goal(written(3, "pre", 4, "checked=false"), switch(BT, attribute="checked=true"),
@@ -56,16 +57,19 @@ HONEST: dict[str, Case] = {
         "PASSED", marks=('@pytest.mark.verify("The Use Bluetooth switch is ON")',)),
     "bt_hedged_but_cited": Case("bluetooth_on", (
         _goal(switch(BT, attribute="checked=true"), named="lower",
-              evidence="I'm fairly confident, though I can't be 100% sure, that Bluetooth is on: it reads ON."),),
+              evidence="I'm fairly confident, though I can't be 100% sure, that Bluetooth is on: "
+                       "it reads ON."),),
         "PASSED"),
     # -- Disable Wi-Fi -------------------------------------------------------------------------------------
     "wifi_quote_off": Case("wifi_off", (
-        _goal(switch(WIFI, quote="OFF"), evidence="Wi-Fi is disabled: its switch reads 'OFF' now."),), "PASSED"),
+        _goal(switch(WIFI, quote="OFF"), evidence="Wi-Fi is disabled: its switch reads 'OFF' now."),),
+        "PASSED"),
     "wifi_unchecked": Case("wifi_off", (
         _goal(switch(WIFI, attribute="checked=false"), evidence="No longer on; the switch is unchecked."),),
         "PASSED"),
     "wifi_probe_zero": Case("wifi_off", (
-        _goal(probe("setting", ns="global", key="wifi_on"), evidence="wifi_on is 0 — Wi-Fi was turned off."),),
+        _goal(probe("setting", ns="global", key="wifi_on"),
+              evidence="wifi_on is 0 — Wi-Fi was turned off."),),
         "PASSED"),
     "wifi_end_items_and_an_absence": Case("wifi_off", (
         _goal(switch(WIFI, attribute="checked=false")),
@@ -78,7 +82,8 @@ HONEST: dict[str, Case] = {
     # -- Turn on Airplane mode ----------------------------------------------------------------------------
     "airplane_page_and_switch": Case("airplane_on", (
         _goal(el("Network & internet"), switch("Airplane mode", attribute="checked=true"),
-              evidence="On the Network & internet page the Airplane mode switch is now checked."),), "PASSED"),
+              evidence="On the Network & internet page the Airplane mode switch is now checked."),),
+        "PASSED"),
     "airplane_end_item_as_listed": Case("airplane_on", (
         _goal(switch("Airplane mode", quote="ON")),
         V("The Network & internet page shows the Airplane mode switch on", "passed",
@@ -117,12 +122,14 @@ HONEST: dict[str, Case] = {
         "FAILED", marks=('@pytest.mark.assert_("Dark theme is off at the end", when="end")',)),
     "airplane_on_then_off_again": Case("airplane_on_then_off", (
         _goal(written(4, "pre", 7, "checked=true"), switch("Airplane mode", attribute="checked=false"),
-              evidence="Airplane mode was ON before the tap at step 4, and it is OFF again on the final screen."),
+              evidence="Airplane mode was ON before the tap at step 4, and it is OFF again on the final "
+                       "screen."),
         V("Airplane mode is off at the end", "passed", "The final screen's switch is OFF.",
           (switch("Airplane mode", quote="OFF"),))),
         "PASSED", marks=('@pytest.mark.assert_("Airplane mode is off at the end", when="end")',)),
     "clock_opened": Case("open_clock", (
-        _goal(el("Alarm"), evidence="The Clock app is open on its Alarm page (foreground deskclock)."),), "PASSED"),
+        _goal(el("Alarm"), evidence="The Clock app is open on its Alarm page (foreground deskclock)."),),
+        "PASSED"),
     # -- Set an alarm for 6:45 AM ---------------------------------------------------------------------------
     "alarm_probe_line": Case("alarm", (
         _goal(probe("alarms", grep="06:45"), evidence="dumpsys alarm lists a deskclock alarm at 06:45."),),
@@ -131,14 +138,16 @@ HONEST: dict[str, Case] = {
         _goal(el("6:45 AM"), switch("6:45 AM", attribute="checked=true")),
         V("The alarm list shows 6:45AM with its switch on", "passed", "6:45 AM is listed, switched on.",
           (switch("6:45 AM", attribute="checked=true", quote="ON"),))),
-        "PASSED", marks=('@pytest.mark.assert_("The alarm list shows 6:45AM with its switch on", when="end")',)),
+        "PASSED",
+        marks=('@pytest.mark.assert_("The alarm list shows 6:45AM with its switch on", when="end")',)),
     "alarm_by_description": Case("alarm", (
         _goal(switch("6:45 AM", attribute="checked=true", quote="6:45 AM alarm"), named="listing",
               evidence="The switch described '6:45 AM alarm' is on; it was not there before the run."),),
         "PASSED"),
     "alarm_honest_failure": Case("alarm", (
         _goal(probe("alarms", grep="06:45")),
-        V("The alarm list shows a 7:00 AM alarm", "failed", "No 7:00 AM alarm is listed; the new one is 6:45 AM.",
+        V("The alarm list shows a 7:00 AM alarm", "failed",
+          "No 7:00 AM alarm is listed; the new one is 6:45 AM.",
           (el("6:45 AM"),))),
         "FAILED", marks=('@pytest.mark.assert_("The alarm list shows a 7:00 AM alarm", when="end")',)),
     "alarm_gone_at_the_end": Case("delete_alarm", (
@@ -159,22 +168,25 @@ HONEST: dict[str, Case] = {
           "After Save the contact's page is titled Marie Curie (not the editor).",
           (el("Marie Curie", at="last pre"),), entry="checkpoint"),
         _goal(probe("content", grep="Marie Curie", **CONTACTS_QUERY))),
-        "PASSED", marks=('@pytest.mark.assert_("The saved contact\'s page shows the name \'Marie Curie\'")',)),
+        "PASSED",
+        marks=('@pytest.mark.assert_("The saved contact\'s page shows the name \'Marie Curie\'")',)),
     "contact_name_and_number": Case("contact", (
         _goal(el("Marie Curie"), text("555 0142"), named="text",
               evidence="The final page shows the name Marie Curie and the number 555 0142."),), "PASSED"),
-    # -- Turn on Bluetooth, then turn on Dark theme -----------------------------------------------------------
+    # -- Turn on Bluetooth, then turn on Dark theme ----------------------------------------------------------
     "ordered_probe_and_switch": Case("bluetooth_then_dark", (
         _goal(BT_ON, switch("Dark theme", attribute="checked=true"),
               evidence="bluetooth_on is 1 and the Dark theme switch is ON on the final screen."),), "PASSED"),
     "two_runs_of_one_probe_told_apart": Case("bluetooth_then_dark", (
         _goal(probe("setting", "1", named=True, ns="global", key="bluetooth_on"),
               probe("setting", "2", named=True, ns="secure", key="ui_night_mode"),
-              evidence="Both settings read as wanted now: bluetooth_on 1, then ui_night_mode 2."),), "PASSED"),
+              evidence="Both settings read as wanted now: bluetooth_on 1, then ui_night_mode 2."),),
+        "PASSED"),
     "ordered_history_and_now": Case("bluetooth_then_dark", (
         _goal(written(3, "pre", 4, "checked=false"), BT_ON, el("Display"),
               switch("Dark theme", attribute="checked=true"),
-              evidence="Bluetooth was off until step 3 (1 now); then Dark theme was switched on."),), "PASSED"),
+              evidence="Bluetooth was off until step 3 (1 now); then Dark theme was switched on."),),
+        "PASSED"),
 }
 
 
@@ -200,7 +212,8 @@ ADVERSARIES: dict[str, Case] = {
         "UNCHECKED", rule="E4", marks=(f'@pytest.mark.assert_("{VIBRATED}", when="end")',)),
     "weekday_repeat_by_the_alarm_row": Case("alarm", (
         _goal(probe("alarms", grep="06:45")),
-        V(REPEATS, "passed", "The 6:45 AM alarm is listed and on.", (switch("6:45 AM", attribute="checked=true"),))),
+        V(REPEATS, "passed", "The 6:45 AM alarm is listed and on.",
+          (switch("6:45 AM", attribute="checked=true"),))),
         "UNCHECKED", rule="E4", marks=(f'@pytest.mark.assert_("{REPEATS}", when="end")',)),
     # a name is not the claim
     "summary_line_for_dark_theme": Case("dark_on", (
@@ -241,5 +254,6 @@ ADVERSARIES: dict[str, Case] = {
     "gone_from_another_page": Case("alarms_then_settings", (_goal(el("Network & internet")),),
                                    "UNCHECKED", rule="E4"),
     # no evidence at all
-    "uncited_pass": Case("bluetooth_on", (_goal(evidence="Definitely done, confirmed."),), "UNCHECKED", rule="E1"),
+    "uncited_pass": Case("bluetooth_on", (_goal(evidence="Definitely done, confirmed."),),
+                         "UNCHECKED", rule="E1"),
 }

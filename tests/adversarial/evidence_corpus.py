@@ -42,13 +42,16 @@ def _settings(*path: str) -> tuple[Step, ...]:
 
 
 def _alarm_entry() -> tuple[Step, ...]:
-    return (launch(CLOCK), tap(content_desc="Add alarm"), type_text("6", resource_id="material_hour_text_input"),
+    return (launch(CLOCK), tap(content_desc="Add alarm"),
+            type_text("6", resource_id="material_hour_text_input"),
             type_text("45", resource_id="material_minute_text_input"), tap("AM"))
 
 
 SCENARIOS: dict[str, Scenario] = {
-    "bluetooth_on": Scenario("Turn on Bluetooth", (*_settings("Bluetooth"), tap(resource_id=SWITCH), finish())),
-    "wifi_off": Scenario("Disable Wi-Fi", (*_settings("Network & internet"), tap(resource_id=SWITCH), finish())),
+    "bluetooth_on": Scenario("Turn on Bluetooth",
+                             (*_settings("Bluetooth"), tap(resource_id=SWITCH), finish())),
+    "wifi_off": Scenario("Disable Wi-Fi",
+                         (*_settings("Network & internet"), tap(resource_id=SWITCH), finish())),
     "airplane_on": Scenario("Turn on Airplane mode",
                             (*_settings("Network & internet"), tap("Airplane mode"), finish())),
     "dark_on": Scenario("Open the Display settings and enable Dark theme",
@@ -58,7 +61,8 @@ SCENARIOS: dict[str, Scenario] = {
                                (*_alarm_entry(), type_text("Alarm set for 6:45 AM", resource_id="label"),
                                 tap("OK"), finish())),
     "contact": Scenario("Add a contact named Marie Curie with the phone number 555 0142",
-                        (launch(CONTACTS), tap("Create contact"), type_text("Marie", resource_id="first_name"),
+                        (launch(CONTACTS), tap("Create contact"),
+                         type_text("Marie", resource_id="first_name"),
                          type_text("Curie", resource_id="last_name"),
                          type_text("5550142", resource_id="phone_number"),
                          tap(resource_id="editor_menu_save_button"), finish())),
@@ -67,8 +71,8 @@ SCENARIOS: dict[str, Scenario] = {
                                      tap(content_desc="Navigate up"), tap("Display"), tap("Dark theme"),
                                      finish())),
     "airplane_on_then_off": Scenario("Turn on Airplane mode, then turn it off again",
-                                     (*_settings("Network & internet"), tap("Airplane mode"), tap("Airplane mode"),
-                                      finish())),
+                                     (*_settings("Network & internet"), tap("Airplane mode"),
+                                      tap("Airplane mode"), finish())),
     "open_clock": Scenario("Open the Clock app", (launch(CLOCK), finish())),
     "delete_alarm": Scenario("Delete the 8:30 AM alarm in the Clock app",
                              (launch(CLOCK), tap(content_desc="Delete alarm 8:30 AM"), finish())),
@@ -143,12 +147,14 @@ class Cite:
         if self.given is not None:
             return self.given
         if self.probe is not None:
-            return CitationClaim(probe=self.probe.kind, params=dict(self.probe.params) if self.name_params else {},
+            return CitationClaim(probe=self.probe.kind,
+                                 params=dict(self.probe.params) if self.name_params else {},
                                  quote=self.quote or _probe_line(request, self.probe, self.grep))
         screen = _screen(request.screens, self.at)
         if screen is None:
             return None
-        place = {"screen": "final"} if screen.screen == "final" else {"step": screen.step, "screen": screen.screen}
+        place = ({"screen": "final"} if screen.screen == "final"
+                 else {"step": screen.step, "screen": screen.screen})
         if not self.by_element:
             return CitationClaim(**place, quote=self.quote or self.label)  # type: ignore[arg-type]
         element = _element(screen, self.label, self.switch)
@@ -186,7 +192,8 @@ def written(step: int, screen: str, element: int | None = None, attribute: str =
 
 
 def _probe_line(request: ScriptedRequest, spec: ProbeSpec, grep: str) -> str:
-    """The first line of the output the tool served for ``spec`` (after its ``argv`` line) holding ``grep``."""
+    """The first line of the output the tool served for ``spec`` (after its ``argv`` line) holding
+    ``grep``."""
     for message in reversed(request.messages):
         for block in message.text.split("probe_device(")[1:]:
             head, _, body = block.partition("\n")

@@ -68,13 +68,15 @@ def test_no_adversary_passes_and_each_refusal_names_its_rule(project):
     # The report shows each citation as given and found (or not), and the rule that refused the verdict.
     artifacts = Path(matrix.cases["test_invented_context"].props["artemis.artifacts"])
     page = html.unescape(re.sub(r"<[^>]+>", "", (artifacts / "report.html").read_text(encoding="utf-8")))
-    assert "cites the final screen: Bluetooth enabled successfully — not found in the recorded artifacts" in page
+    assert ("cites the final screen: Bluetooth enabled successfully — not found in the recorded artifacts"
+            in page)
     assert "cites the final screen, element [4] checked=true (hierarchy)" in page
     assert "not standing by rule E2 found" in page
 
 
 @pytest.mark.slow
-def test_a_verdict_naming_no_listed_item_is_shown_in_the_verbose_line_the_junit_message_and_the_report(project):
+def test_a_verdict_naming_no_listed_item_is_shown_in_the_verbose_line_the_junit_message_and_the_report(
+        project):
     cases = {"unknown_item": Case("bluetooth_on", (V("goal", "passed", "The switch is ON.",
                                                        (switch("Use Bluetooth", attribute="checked=true"),),
                                                        named="v9"),), "UNCHECKED")}

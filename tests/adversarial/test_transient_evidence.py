@@ -83,7 +83,8 @@ def test_kept_ocr_readings_never_stand_in_for_a_changed_screen(ocr_warm, project
     reads: list[str] = []
     engine_read = RapidOcrEngine.read
     monkeypatch.setattr(RapidOcrEngine, "read",
-                        lambda self, png: reads.append(hashlib.sha256(png).hexdigest()) or engine_read(self, png))
+                        lambda self, png: (reads.append(hashlib.sha256(png).hexdigest())
+                                           or engine_read(self, png)))
     run_matrix(project, *ocr, "-k", "test_toast_hidden").expect("test_toast_hidden", "UNCHECKED")
     assert reads, "the hidden toast's screens are other images: read afresh"
     reads.clear()

@@ -1,6 +1,6 @@
-"""The checker's contract as a model meets it: items by id (with the listing's own text as a fallback), a reply
-schema built per request, nothing a model says dropped silently, its wording never deciding, and a prompt
-whose rules section is the rules table's (only the rules active in that request)."""
+"""The checker's contract as a model meets it: items by id (with the listing's own text as a fallback), a
+reply schema built per request, nothing a model says dropped silently, its wording never deciding, and a
+prompt whose rules section is the rules table's (only the rules active in that request)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ def test_items_get_short_ids_stable_for_the_run():
 
 
 @pytest.mark.parametrize("name", [
-    "v1", "[v1]", " V1 ", "verify: The alarm list shows 7:30 AM", "- [v1] verify: The alarm list shows 7:30 AM",
+    "v1", "[v1]", " V1 ", "verify: The alarm list shows 7:30 AM",
+    "- [v1] verify: The alarm list shows 7:30 AM",
     "The alarm list shows 7:30 AM", "the alarm LIST shows  7:30 am.", "'The alarm list shows 7:30 AM'",
     "[v1] verify: The alarm list shows 7:30 AM",
 ])
@@ -206,7 +207,8 @@ def test_the_request_lists_items_by_id_and_the_model_sees_the_schema_and_ids():
     assert "- [v1] verify: The alarm list shows 7:30 AM" in first.messages[1].text
     assert "- [a2] assert@end: No 'keeps stopping' dialog appears" in first.messages[1].text
     assert first.ids == {VERIFY.key: "v1", END.key: "a2"}
-    assert first.schema.model_json_schema()["$defs"]["ModelVerdict"]["properties"]["item"]["enum"] == ["v1", "a2"]
+    assert (first.schema.model_json_schema()["$defs"]["ModelVerdict"]["properties"]["item"]["enum"]
+            == ["v1", "a2"])
     served = model.requests[1].messages[-1].text
     assert "live_screen: not available at this entry" in served and "detail of step 2" in served
 
@@ -227,4 +229,5 @@ def test_the_checker_is_told_how_many_times_it_may_ask_for_evidence_and_when_it_
     first, second, last = model.requests
     assert "You may do so 2 times; the reply after that must give the verdicts." in first.messages[0].text
     assert "last request for evidence" not in second.messages[-1].text
-    assert last.messages[-1].text.endswith("That was your last request for evidence: reply now with the verdicts.")
+    assert last.messages[-1].text.endswith(
+        "That was your last request for evidence: reply now with the verdicts.")

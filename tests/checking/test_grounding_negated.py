@@ -107,8 +107,8 @@ ROWS = "Row: 0 _id=1, hour=7, minutes=30, enabled=1, label=\n"
 @pytest.mark.parametrize(("outputs", "quote", "reason"), [
     ([ProbeOutput("content", "Error while accessing provider:settings\nUnknown URL content://settings/wifi_on",
                   "Error while accessing provider:settings", params=ALARMS_URI)], "wifi_on",
-     "[E2] probe 'content' gave no readable output (Error while accessing provider:settings): its text is not "
-     "evidence"),
+     "[E2] probe 'content' gave no readable output (Error while accessing provider:settings): its text is "
+     "not evidence"),
     ([ProbeOutput("content", "No result found.\n", params=ALARMS_URI)], "result found",
      "[E6] probe 'content' reads 'No result found.', which says 'no': that is no evidence it holds"),
     ([ProbeOutput("content", "No result found.\n")], "result found",  # a query naming nothing of alarms

@@ -150,14 +150,15 @@ def test_a_state_a_served_screen_shows_does_not_ground_a_pass_when_the_anchor_po
 def test_a_probe_read_after_a_later_step_began_to_act_does_not_ground_a_checkpoint_verdict(tmp_path):
     item = CheckItem(kind="assert", text="Wi-Fi is on")
     claim = CitationClaim(probe="setting", quote="1")
-    in_time, late = ProbeOutput("setting", "1\n", acted=5, params=WIFI_ON), ProbeOutput("setting", "1\n", acted=6, params=WIFI_ON)
+    in_time, late = (ProbeOutput("setting", "1\n", acted=5, params=WIFI_ON),
+                     ProbeOutput("setting", "1\n", acted=6, params=WIFI_ON))
     screens = RecordedScreens(tmp_path)
     assert ground(claim, item, AT_ANCHOR, screens, [in_time])[1] == ""
     for passed in (True, False):
         citation, why = ground(claim, item, AT_ANCHOR, screens, [late], passed=passed)
         assert citation is not None and not citation.found
-        assert why.startswith("[E3] probe 'setting' ran after step 6's actions had started: it shows the device "
-                              "after the anchor step 5")
+        assert why.startswith("[E3] probe 'setting' ran after step 6's actions had started: it shows the "
+                              "device after the anchor step 5")
     assert ground(claim, item, AT_EXIT, screens, [late])[1] == ""  # the final check judges the end state
 
 
@@ -217,4 +218,5 @@ def test_a_state_the_same_element_showed_before_the_agent_acted_does_not_ground_
         assert why == ("[E7] 'wifi' already showed so on step 2 pre-screen, the first the harness saw of it "
                        "('ON'): the run changed nothing it shows")
     on_the_title = CitationClaim(screen="final", element=3, quote="Wi-Fi")  # a name shows no state
-    assert ground(on_the_title, item, window, screens)[1].startswith("[E6] none of the citations shows a state")
+    assert ground(on_the_title, item, window, screens)[1].startswith(
+        "[E6] none of the citations shows a state")

@@ -67,8 +67,8 @@ def _decisive(claim: CitationClaim, timeline: dict[tuple[int | None, str], bool]
     """Whether the oracle calls ``claim`` decisive for "Wi-Fi is on" (see the module's docstring)."""
     final = timeline[(None, "final")]
     if claim.probe:
-        return claim.params.get("key", "wifi_on") == "wifi_on" and "wifi_on" in probed and claim.quote == "1" \
-            and final
+        return claim.params.get("key", "wifi_on") == "wifi_on" and "wifi_on" in probed \
+            and claim.quote == "1" and final
     where = (claim.step, claim.screen)
     recorded = claim.screen in ("pre", "final") or claim.step == finish
     if where not in timeline or not recorded:
@@ -76,7 +76,8 @@ def _decisive(claim: CitationClaim, timeline: dict[tuple[int | None, str], bool]
     # The cited thing must be the Wi-Fi switch (by index, or by a quote of its label "Wifi"), and what the
     # citation says of it must be true: then the switch's own recorded state is what it shows.
     switch = claim.element == WIFI or (claim.element is None and claim.quote.casefold() == "wifi")
-    said = claim.quote.casefold() in ("", "wifi") and claim.attribute in ("", "checked=true", "checked", "text=Wifi")
+    said = claim.quote.casefold() in ("", "wifi") \
+        and claim.attribute in ("", "checked=true", "checked", "text=Wifi")
     return switch and said and all(state for key, state in timeline.items() if _moment(key) >= _moment(where))
 
 
@@ -89,7 +90,8 @@ def _moment(where: tuple[int | None, str]) -> float:
 @given(wifi0=st.sampled_from([False, False, True]), bluetooth0=st.booleans(),
        taps=st.lists(st.sampled_from([WIFI, WIFI, BLUETOOTH]), max_size=3),
        probes=st.sets(st.sampled_from(sorted(PROBES))), claims=citations)
-def test_a_test_passes_only_on_a_decisive_citation_of_a_goal_that_holds(wifi0, bluetooth0, taps, probes, claims):
+def test_a_test_passes_only_on_a_decisive_citation_of_a_goal_that_holds(wifi0, bluetooth0, taps, probes,
+                                                                        claims):
     phone = FakePhone(wifi_on=str(int(wifi0)), bluetooth_on=str(int(bluetooth0)))
     turns = [OperatorDecision(decision=f"tap [{e}]", actions=[Tap(element=e)]) for e in taps]
     finish = OperatorDecision(decision="claim the goal", actions=[Finish()], plan=f"- [x] {GOAL}\n")
@@ -97,8 +99,10 @@ def test_a_test_passes_only_on_a_decisive_citation_of_a_goal_that_holds(wifi0, b
     def checker(request: ScriptedRequest) -> CheckReport:
         served = any(m.role == "assistant" and "probe_device" in m.text for m in request.messages)
         if probes and not served:
-            return CheckReport(requests=[ToolRequest(tool="probe_device", probe=PROBES[k]) for k in sorted(probes)])
-        return CheckReport(verdicts=[ModelVerdict(item="goal", status="passed", evidence="done", citations=claims)])
+            return CheckReport(requests=[ToolRequest(tool="probe_device", probe=PROBES[k])
+                                         for k in sorted(probes)])
+        return CheckReport(verdicts=[ModelVerdict(item="goal", status="passed", evidence="done",
+                                                  citations=claims)])
 
     model = script(f"- [ ] {GOAL}\n", turns, checker, after=finish)  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory() as tmp:

@@ -21,7 +21,8 @@ def test_each_rule_has_a_unique_id_a_name_a_statement_and_a_reason():
 def test_the_docs_table_is_the_rules_table():
     page = DOCS.read_text(encoding="utf-8")
     assert render_markdown() in page
-    assert with_rules_table(page) == page, "run: python -m pytest_artemis.checking.rules docs/writing-checks.md"
+    assert with_rules_table(page) == page, (
+        "run: python -m pytest_artemis.checking.rules docs/writing-checks.md")
 
 
 def test_every_reason_the_checking_half_gives_names_a_rule_of_the_table():
@@ -32,4 +33,5 @@ def test_every_reason_the_checking_half_gives_names_a_rule_of_the_table():
 
 
 def test_a_reason_names_its_rule():
-    assert broken("E4", "x") == "[E4] x" and rule_of("passed, but [E4] x") == "E4" and rule_of("timeout") == ""
+    assert broken("E4", "x") == "[E4] x" and rule_of("passed, but [E4] x") == "E4" \
+        and rule_of("timeout") == ""

@@ -24,17 +24,19 @@ START, END = "<!-- contract:start -->", "<!-- contract:end -->"
 NO_CRASH = "No 'keeps stopping' dialog appears"
 REPLY = CheckReport(verdicts=[
     ModelVerdict(item="goal", status="passed",
-                 evidence="The Use Bluetooth switch was OFF before step 3's tap and reads ON on the final screen.",
+                 evidence="The Use Bluetooth switch was OFF before step 3's tap and reads ON on the final "
+                          "screen.",
                  citations=[CitationClaim(screen="final", element=4, attribute="checked=true")]),
-    ModelVerdict(item="a1", status="passed", evidence="The final screen is the Bluetooth page; no dialog shows.",
+    ModelVerdict(item="a1", status="passed",
+                 evidence="The final screen is the Bluetooth page; no dialog shows.",
                  citations=[CitationClaim(screen="final", element=1, quote="Bluetooth")]),
 ])
 
 
 def _request_and_outcome(tmp_path) -> tuple[str, str]:
     seen: list[ScriptedRequest] = []
-    operator = ScriptedOperator([launch("com.android.settings"), tap("Bluetooth"), tap(resource_id="switch_widget"),
-                                 finish()])
+    operator = ScriptedOperator([launch("com.android.settings"), tap("Bluetooth"),
+                                 tap(resource_id="switch_widget"), finish()])
 
     def respond(request: ScriptedRequest) -> object:
         if request.role == "planner":
@@ -47,10 +49,12 @@ def _request_and_outcome(tmp_path) -> tuple[str, str]:
     spec = TaskSpec(goal="Turn on Bluetooth", checks=(CheckItem(kind="assert", when="end", text=NO_CRASH),))
     with SimServer(devices=1, seed=0) as server:
         device = AdbDevice(server.serials[0], host=server.host, port=server.port, timeout_s=10.0)
-        journal = RunJournal.create(tmp_path, RunHeader(run_id="contract", goal=spec.goal, checks=spec.checks))
+        journal = RunJournal.create(tmp_path, RunHeader(run_id="contract", goal=spec.goal,
+                                                        checks=spec.checks))
         outcome = run_task(spec, device, ModelSet.uniform(ScriptedModel(respond)), RunConfig(), journal)
     (request,) = seen
-    text = "\n\n".join(f"--- {m.role} ---\n{m.text}" + f"\n[{len(m.images)} image(s) attached]" * bool(m.images)
+    text = "\n\n".join(f"--- {m.role} ---\n{m.text}"
+                       + f"\n[{len(m.images)} image(s) attached]" * bool(m.images)
                          for m in request.messages)
     return text, outcome_word(outcome)
 

@@ -1,5 +1,5 @@
-"""Agents: the planner's and operator's prompts carry no dead instructions (the checker's contract is tested in
-tests/checking)."""
+"""Agents: the planner's and operator's prompts carry no dead instructions (the checker's contract is tested
+in tests/checking)."""
 
 from __future__ import annotations
 

@@ -102,7 +102,8 @@ def test_concurrency_limit_keeps_the_rest_queued_with_their_own_anchor():
 
 @pytest.mark.parametrize(("kind", "status", "recorded"), [
     ("assert", "failed", "failed"),  # an assertion's failure stands, however late it comes
-    ("assert", "passed", "superseded"), ("verify", "failed", "superseded"), ("verify", "passed", "superseded"),
+    ("assert", "passed", "superseded"), ("verify", "failed", "superseded"),
+    ("verify", "passed", "superseded"),
 ])
 def test_supersede_lets_a_running_check_finish_and_keeps_a_failed_assertion(kind, status, recorded):
     item = CheckItem(kind=kind, text="The thing is on")
@@ -132,7 +133,8 @@ def test_supersede_lets_a_running_check_finish_and_keeps_a_failed_assertion(kind
         gates["sg1#1"].set()
         await settle_loop()
         (older,) = sched.harvest()
-        assert (older.attempt.attempt_id, older.current, older.verdicts[0].status) == ("sg1#1", False, recorded)
+        assert (older.attempt.attempt_id, older.current,
+                older.verdicts[0].status) == ("sg1#1", False, recorded)
         assert sched.idle
 
     asyncio.run(scenario())
@@ -150,13 +152,15 @@ def test_a_superseded_check_still_judging_at_the_barrier_is_waited_for():
         asyncio.get_running_loop().call_later(0.05, judge.open, "sg1#1")
         asyncio.get_running_loop().call_later(0.05, judge.open, "sg1#2")
         settled = await sched.settle(2.0)
-        assert sorted((h.attempt.attempt_id, h.current) for h in settled) == [("sg1#1", False), ("sg1#2", True)]
+        assert (sorted((h.attempt.attempt_id, h.current) for h in settled)
+                == [("sg1#1", False), ("sg1#2", True)])
 
     asyncio.run(scenario())
 
 
 @pytest.mark.parametrize(("kind", "recorded"), [("assert", "unchecked"), ("verify", "superseded")])
-def test_a_superseded_check_still_judging_when_the_barrier_gives_up_leaves_its_assertion_undecided(kind, recorded):
+def test_a_superseded_check_still_judging_when_the_barrier_gives_up_leaves_its_assertion_undecided(
+        kind, recorded):
     """Its assertion is recorded unchecked, after the newer attempt's pass: the test cannot read PASSED on
     the newer pass just because the older judgement was slower."""
     item = CheckItem(kind=kind, text="The thing is on")

@@ -91,8 +91,8 @@ def test_the_planner_is_told_where_declared_checks_go_not_asked_to_place_them(re
     assert "Any other check goes under the last subgoal" in system
     assert user.splitlines()[-3:] == [
         "- verify: The alarm list shows 7:30 AM  (belongs to: Create a 7:30 AM alarm)",
-        "- verify: An enabled alarm is set for 07:30  (placed under the last subgoal; read from the device by a "
-        "probe)",
+        "- verify: An enabled alarm is set for 07:30  (placed under the last subgoal; read from the device "
+        "by a probe)",
         "- assert@end: No 'app has stopped' dialog appears  (task level, judged when the run ends)",
     ]
 

@@ -142,9 +142,11 @@ def test_launching_an_app_the_phone_does_not_have_is_a_refused_action_not_a_brok
 
     def operate(request: ScriptedRequest) -> OperatorDecision:
         if request.turn == 1:
-            return OperatorDecision(decision="open the Play Store", actions=[Launch(package="com.android.vending")])
+            return OperatorDecision(decision="open the Play Store",
+                                    actions=[Launch(package="com.android.vending")])
         assert any("cannot launch com.android.vending" in line for line in request.history), request.history
-        return OperatorDecision(decision="no store here", actions=[GiveUp(reason="this phone has no Play Store")])
+        return OperatorDecision(decision="no store here",
+                                actions=[GiveUp(reason="this phone has no Play Store")])
 
     model = ScriptedModel(lambda r: PlanReply(plan="- [ ] Install Spotify\n") if r.role == "planner"
                           else operate(r) if r.role == "operator" else CheckReport())

@@ -93,9 +93,10 @@ def fit1_relay(tmp_path: Path):
 
 @pytest.mark.slow
 def test_a_session_recorded_on_the_kit_itself_scores_as_the_model_answered(fit1_relay, tmp_path, monkeypatch):
-    """``sessions/fit1``: a model that saw only the kit's requests reached every goal and judged 27 of 32 items
-    right with no false pass; the 5 it missed are one case whose verdicts it never gave (it asked for
-    evidence a third time, before the prompt said how many times it may). Replayed, the kit scores just that."""
+    """``sessions/fit1``: a model that saw only the kit's requests reached every goal and judged 27 of 32
+    items right with no false pass; the 5 it missed are one case whose verdicts it never gave (it asked for
+    evidence a third time, before the prompt said how many times it may). Replayed, the kit scores just
+    that."""
     monkeypatch.setenv("ADBUTILS_ADB_PATH", "/bin/true")
     monkeypatch.setenv("LITELLM_OFFLINE_MODE", "true")
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)

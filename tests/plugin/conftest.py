@@ -10,5 +10,6 @@ from plugin_helpers import SCRIPTED_CONFTEST
 def suite(pytester: pytest.Pytester) -> pytest.Pytester:
     """A pytester project with the scripted-model conftest (the examples' pattern)."""
     pytester.makeconftest(SCRIPTED_CONFTEST)
-    pytester.makeini("[pytest]\njunit_logging = system-out\nartemis_reset = full\n")  # each test from a fresh phone
+    # each test from a fresh phone
+    pytester.makeini("[pytest]\njunit_logging = system-out\nartemis_reset = full\n")
     return pytester

@@ -99,7 +99,8 @@ def test_run_hooks_fire_in_order(suite):
     events = json.loads(suite.path.joinpath("events.json").read_text())
     assert events[0] == ["start", "test_hooked", "Turn on Bluetooth", "emulator-5554", True]
     assert ["step", 1] in events
-    assert ["verdict", "failed", "FAIL: toast"] in events and ["verdict", "passed", "PASS: Bluetooth on"] in events
+    assert ["verdict", "failed", "FAIL: toast"] in events \
+        and ["verdict", "passed", "PASS: Bluetooth on"] in events
     assert events[-1] == ["finish", "FAILED", "completed"]
 
 

@@ -137,7 +137,8 @@ def test_a_bad_marker_is_a_collection_error_under_the_test_id(suite):
 
 def test_new_session_options_resolve_from_env_and_ini(suite, monkeypatch):
     monkeypatch.setenv("ARTEMIS_CHECKPOINT_MAX_REPAIRS", "0")
-    suite.makeini("[pytest]\nartemis_no_checker_probes = true\nartemis_image_max_side = 800\nartemis_reset = full\n")
+    suite.makeini("[pytest]\nartemis_no_checker_probes = true\nartemis_image_max_side = 800\n"
+                  "artemis_reset = full\n")
     suite.makepyfile(test_opts='''
         def test_session(artemis_settings):
             assert artemis_settings.checkpoint_max_repairs == 0

@@ -35,7 +35,8 @@ def _key(md_path: str, state: dict) -> tuple:
 
     ``state`` counts per run (a planner request starts a new test), so a replay that asks the same
     questions in another order, or more or fewer operator turns, still finds each checker's answer."""
-    text = open(md_path, encoding="utf-8").read()
+    with open(md_path, encoding="utf-8") as f:
+        text = f.read()
     schema = text.split("`", 2)[1] if "`" in text.splitlines()[0] else "?"
     if schema == "PlanReply":
         state["test"] = state.get("test", 0) + 1
@@ -57,7 +58,8 @@ def _item(line: str) -> str:
     kind = r"(goal|verify|assert_?)(@\w+)?\s*:\s*"
     t = re.sub(r"^\s*[-*]\s*", "", line)
     short = re.match(r"^(\[[^\]]{1,6}\]|\([^)]{1,6}\)|[A-Za-z]{0,2}\d{0,3}[:.])\s+", t)
-    if short and (re.match(kind, t[short.end():], re.I) or any(c.isdigit() or c in "[(" for c in short.group(1))):
+    if short and (re.match(kind, t[short.end():], re.I)
+                  or any(c.isdigit() or c in "[(" for c in short.group(1))):
         t = t[short.end():]
     t = re.sub("^" + kind, "", t, flags=re.I)
     t = re.sub(r"\s+[-\u2014]\s+(task level|judged|at the end).*$", "", t)
@@ -100,7 +102,8 @@ def _replay(n: int, name: str, resp: str) -> None:
         elif name == "PlanReply":
             reply = {"plan": "- [ ] unmatched"}
     else:
-        reply = json.load(open(os.path.join(REPLAY, f"resp-{m}.json")))
+        with open(os.path.join(REPLAY, f"resp-{m}.json")) as f:
+            reply = json.load(f)
     if STRIP:
         for v in reply.get("verdicts", []):
             v["item"] = re.sub(r"^(goal|verify|assert)(@end)?: ", "", v["item"])
@@ -133,7 +136,8 @@ def _save(n: int, body: dict) -> str:
                     f.write(base64.b64decode(data))
                 lines.append(f"\n[image {k}: {path}]\n")
                 slim["messages"][mi]["content"][pi]["image_url"]["url"] = f"(saved as {path})"
-    lines.append("\n## JSON schema of the reply\n```json\n" + json.dumps(schema.get("schema"), indent=1) + "\n```\n")
+    lines.append("\n## JSON schema of the reply\n```json\n" + json.dumps(schema.get("schema"), indent=1)
+                 + "\n```\n")
     with open(os.path.join(DIR, f"req-{n}.json"), "w") as f:
         json.dump(slim, f, indent=1)
     tmp = os.path.join(DIR, f".req-{n}.md")

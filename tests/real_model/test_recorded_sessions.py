@@ -44,12 +44,13 @@ def _start(session: Path, work: Path) -> tuple[subprocess.Popen[bytes], subproce
     (work / "relay").mkdir()
     port = _free_port()
     relay = subprocess.Popen([sys.executable, str(HERE / "relay_server.py"), str(work / "relay"), str(port),
-                              str(session / "transcript")], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+                              str(session / "transcript")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     _listening(port, time.monotonic() + 10)
     env = {**os.environ, "RELAY_BASE": f"http://127.0.0.1:{port}/v1", "LITELLM_OFFLINE_MODE": "true"}
-    suite = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--artemis-device=sim",
-                              "--junitxml=junit.xml"], cwd=work, env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT)
+    suite = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                              "--artemis-device=sim", "--junitxml=junit.xml"], cwd=work, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     return relay, suite
 
 

@@ -36,7 +36,8 @@ def test_alarm_with_toast(artemis):
     pass
 
 
-@pytest.mark.goal("Add a contact named Rosalind Franklin with phone 555 0199, then return to the contact list",
+@pytest.mark.goal("Add a contact named Rosalind Franklin with phone 555 0199, "
+                  "then return to the contact list",
                   max_steps=16)
 @pytest.mark.verify("A contact Rosalind Franklin with phone 5550199 exists",
                     probe=probes.contact_exists(name="Rosalind Franklin", phone="5550199"))
