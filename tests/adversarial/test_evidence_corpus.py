@@ -44,7 +44,6 @@ def _run(project: pytest.Pytester, table: str, cases: dict[str, Case], table_mod
     return run_matrix(project)
 
 
-@pytest.mark.slow
 def test_honest_verdicts_in_natural_words_end_in_their_honest_outcome(project):
     assert len(HONEST) >= 30
     matrix = _run(project, "HONEST", HONEST)

@@ -3,7 +3,10 @@ beside an honest control that keeps its word."""
 
 from __future__ import annotations
 
+import pytest
 from fault_harness import run_matrix, statuses
+
+pytestmark = pytest.mark.slow  # the evidence corpus covers these rules in the quick run
 
 SETTINGS = "com.android.settings"
 READS_ON = "The Wi-Fi switch reads ON"

@@ -86,7 +86,7 @@ def _moment(where: tuple[int | None, str]) -> float:
     return float("inf") if step is None else 2 * step - (screen == "pre")
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wifi0=st.sampled_from([False, False, True]), bluetooth0=st.booleans(),
        taps=st.lists(st.sampled_from([WIFI, WIFI, BLUETOOTH]), max_size=3),
        probes=st.sets(st.sampled_from(sorted(PROBES))), claims=citations)

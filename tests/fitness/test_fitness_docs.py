@@ -7,6 +7,8 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
+
 from pytest_artemis.fitness.cases import CASES
 from pytest_artemis.fitness.checker_part import REQUEST_LIMIT, request_budget
 from pytest_artemis.fitness.docs import with_tables
@@ -63,6 +65,7 @@ def test_the_stated_budget_is_the_kits():
     assert [int(n) for n in stated.groups()] == [len(CASES), request_budget(), REQUEST_LIMIT, len(CASES)]
 
 
+@pytest.mark.slow
 def test_the_scripted_models_score_as_the_page_says(scored):
     page = " ".join(_page("fitness.md").split())
     honest, liar, sloppy = (scored(p).report for p in ("honest", "liar", "sloppy"))

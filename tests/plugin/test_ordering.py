@@ -26,6 +26,7 @@ def ran(result: pytest.RunResult) -> list[str]:
     return re.findall(r"::(test_\w+) PASSED", result.stdout.str())
 
 
+@pytest.mark.slow
 def test_the_next_session_runs_the_longest_tests_first_and_new_ones_before_them(pytester: pytest.Pytester):
     pytester.makepyfile(test_lengths=TESTS)
     first = pytester.runpytest_subprocess("-v", *ORDER)
@@ -35,6 +36,7 @@ def test_the_next_session_runs_the_longest_tests_first_and_new_ones_before_them(
     assert ran(pytester.runpytest_subprocess("-v", *ORDER))[0] == "test_new"
 
 
+@pytest.mark.slow
 def test_without_the_option_the_order_is_pytests_and_nothing_is_kept(pytester: pytest.Pytester):
     pytester.makepyfile(test_lengths=TESTS)
     for _ in range(2):
