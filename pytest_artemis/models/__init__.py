@@ -18,7 +18,8 @@ from .errors import (
     ModelUnavailable,
     ScriptExhausted,
 )
-from .litellm_model import LiteLLMModel, block_model_requests, model_requests_allowed
+from .kill_switch import block_model_requests, model_requests_allowed
+from .litellm_model import LiteLLMModel
 from .scripted import ScriptedModel, ScriptedReply, ScriptedRequest
 
 __all__ = [

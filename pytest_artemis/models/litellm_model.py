@@ -8,11 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import threading
 import time
-import warnings
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TypeVar
@@ -26,33 +23,12 @@ from .base import ChatMessage, ModelReply, RequestContext
 from .calls import CallFacts, CallLog, run_timeouts, seconds_left
 from .errors import ModelRequestsBlocked, ModelTimeout
 from .flow import ask_until_valid, logged_call
+from .kill_switch import blocked_by, model_requests_allowed
+from .loading import load_litellm
 from .parsing import RawOutput
 from .provider_errors import map_provider_error, retry_delay
 
 T = TypeVar("T", bound=BaseModel)
-
-_block_lock = threading.Lock()
-_block_depth = 0
-
-
-@contextmanager
-def block_model_requests() -> Iterator[None]:
-    """Within this block every ``LiteLLMModel`` call raises ``ModelRequestsBlocked`` before any I/O."""
-    global _block_depth
-    with _block_lock:
-        _block_depth += 1
-    try:
-        yield
-    finally:
-        with _block_lock:
-            _block_depth -= 1
-
-
-def model_requests_allowed() -> bool:
-    """False inside ``block_model_requests()`` or when ``ARTEMIS_ALLOW_MODEL_REQUESTS`` is 0/false/no."""
-    env = os.environ.get("ARTEMIS_ALLOW_MODEL_REQUESTS", "1").strip().lower()
-    return _block_depth == 0 and env not in ("0", "false", "no", "off")
-
 
 @dataclass(frozen=True)
 class _Limits:
@@ -74,12 +50,6 @@ class _Limits:
     def within_s(self) -> float:
         """Seconds the call may take."""
         return self.call_s if self.run_left is None else max(0.0, min(self.call_s, self.run_left))
-
-
-def _blocked_by() -> str:
-    """What blocks real requests: the environment's kill switch or a ``block_model_requests()`` block."""
-    env = os.environ.get("ARTEMIS_ALLOW_MODEL_REQUESTS", "1").strip()
-    return f"ARTEMIS_ALLOW_MODEL_REQUESTS={env}" if _block_depth == 0 else "block_model_requests()"
 
 
 @dataclass
@@ -139,7 +109,7 @@ class LiteLLMModel:
     def load(self) -> None:
         """Import the provider library now (seconds on a cold start), so that no run's time budget or
         first call pays for it."""
-        _litellm()
+        load_litellm()
 
     def __repr__(self) -> str:
         # The API key is deliberately absent.
@@ -157,10 +127,10 @@ class LiteLLMModel:
         """Ask the provider; see ``Model.complete``. ``context`` is not sent (the messages carry it)."""
         if not model_requests_allowed():
             raise ModelRequestsBlocked(
-                f"real model requests are blocked ({_blocked_by()}): refused a {role} call to {self.name!r}; "
+                f"real model requests are blocked ({blocked_by()}): refused a {role} call to {self.name!r}; "
                 "a plumbing test uses a scripted artemis_model (pytest_artemis.testing)"
             )
-        litellm = _litellm()
+        litellm = load_litellm()
         facts = CallFacts(role=role, model=self.name, stream=self.stream, cost_usd=0.0)
         limits = self._limits(role, seconds_left())
         deadline = time.monotonic() + limits.within_s
@@ -406,20 +376,3 @@ def _wire(message: ChatMessage, *, cache: bool = False) -> dict[str, object]:
     parts: list[dict[str, object]] = [text]
     parts += [{"type": "image_url", "image_url": {"url": image.data_url()}} for image in message.images]
     return {"role": message.role, "content": parts}
-
-
-def _litellm() -> ModuleType:
-    # No network call the user did not ask for: prices come from the installed package's own table
-    # unless LITELLM_LOCAL_MODEL_COST_MAP is set otherwise.
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
-
-    litellm.suppress_debug_info = True  # no "Give Feedback" banners in test output
-    # litellm's own deprecation noise is not the user's to act on (added per call: pytest resets the
-    # warning filters for every test).
-    warnings.filterwarnings("ignore", module=r"litellm(\.|$)")
-    # pydantic's warning about litellm's own ReadOnly TypedDicts, raised from pydantic's module when the
-    # first call builds their schemas: a third party's noise in the user's warnings summary.
-    warnings.filterwarnings("ignore", message=r"Items? .* on TypedDict class .* `ReadOnly` qualifier",
-                            category=UserWarning)
-    return litellm

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import difflib
 
-from .litellm_model import _litellm
+from .loading import load_litellm
 
 
 def route_problem(model: str, api_base: str | None) -> str | None:
     """Why litellm cannot route ``model`` to a provider (its own provider resolution), or None."""
-    litellm = _litellm()
+    litellm = load_litellm()
     try:
         litellm.get_llm_provider(model=model, api_base=api_base)
     except Exception:  # noqa: BLE001 — litellm raises its BadRequestError (an openai APIError) here
@@ -32,7 +32,7 @@ def missing_api_keys(model: str) -> tuple[str, ...]:
     Only ``*_API_KEY`` names count: a provider's other settings (``AWS_*`` credentials, ``VERTEXAI_PROJECT``,
     ``OLLAMA_API_BASE``) may come from files, instance roles or defaults litellm cannot see.
     """
-    found = _litellm().validate_environment(model=model)
+    found = load_litellm().validate_environment(model=model)
     if found.get("keys_in_environment", True):
         return ()
     return tuple(k for k in found.get("missing_keys", ()) if str(k).endswith("_API_KEY"))

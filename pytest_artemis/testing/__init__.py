@@ -36,7 +36,7 @@ from pytest_artemis.contracts import (
     Wait,
 )
 from pytest_artemis.models.errors import ModelRequestsBlocked, ModelUnavailable, ScriptExhausted
-from pytest_artemis.models.litellm_model import block_model_requests, model_requests_allowed
+from pytest_artemis.models.kill_switch import block_model_requests, model_requests_allowed
 from pytest_artemis.models.scripted import ScriptedModel, ScriptedReply, ScriptedRequest
 
 from .agent import ScriptedOperator, scripted_agent

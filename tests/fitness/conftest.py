@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 _HERE = Path(__file__).resolve().parent
-for _shared in (_HERE, _HERE.parent / "report"):  # the kit's runner, the headless browser
+# the kit's runner, the headless browser, the fake provider, the relay of recorded sessions
+for _shared in (_HERE, _HERE.parent / "report", _HERE.parent / "models", _HERE.parent / "real_model"):
     if str(_shared) not in sys.path:
         sys.path.insert(0, str(_shared))
 

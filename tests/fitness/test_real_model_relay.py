@@ -9,43 +9,20 @@ empty reply, or another question's), so it is unfit as checker, with no false pa
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
-import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fitness_runs import run_cli
+from relay_process import replaying
 
 REAL_MODEL = Path(__file__).resolve().parents[1] / "real_model"
-RELAY = REAL_MODEL / "relay_server.py"
-TRANSCRIPT = REAL_MODEL / "sessions" / "run1" / "transcript"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
-def relay(tmp_path: Path):
-    port = _free_port()
-    argv = [sys.executable, str(RELAY), str(tmp_path / "relay"), str(port), str(TRANSCRIPT)]
-    server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+def relay(tmp_path: Path) -> Iterator[str]:
+    with replaying(REAL_MODEL / "sessions" / "run1" / "transcript", tmp_path / "relay") as api_base:
+        yield api_base
 
 
 def test_the_recorded_session_scores_what_it_deserves(relay, tmp_path, monkeypatch: pytest.MonkeyPatch):
@@ -71,24 +48,10 @@ def test_the_recorded_session_scores_what_it_deserves(relay, tmp_path, monkeypat
 
 
 @pytest.fixture
-def fit1_relay(tmp_path: Path):
+def fit1_relay(tmp_path: Path) -> Iterator[str]:
     """The relay answering from ``sessions/fit1``: a model that saw only the kit's own requests."""
-    port = _free_port()
-    argv = [sys.executable, str(RELAY), str(tmp_path / "relay"), str(port),
-            str(REAL_MODEL / "sessions" / "fit1" / "transcript")]
-    server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with replaying(REAL_MODEL / "sessions" / "fit1" / "transcript", tmp_path / "relay") as api_base:
+        yield api_base
 
 
 @pytest.mark.slow

@@ -246,9 +246,9 @@ def test_as_many_devices_as_workers_pass(project):
 def litellm_loaded():
     """litellm imported in this process before pytester's snapshot of the loaded modules (a module-scoped
     fixture is set up before it), so in-process runs do not unload it: it cannot be imported twice."""
-    from pytest_artemis.models.litellm_model import _litellm
+    from pytest_artemis.models.loading import load_litellm
 
-    _litellm()
+    load_litellm()
 
 
 @pytest.fixture
