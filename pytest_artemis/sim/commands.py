@@ -1,8 +1,8 @@
 """Device commands: coreutils-ish tools, ``input``, ``screencap``,
-``uiautomator``, ``am``, ``monkey``, ``pm``, ``settings``, ``getprop``, ``wm``,
-``svc``.  Probe commands live in :mod:`dumpsys` and :mod:`content` and
-``simctl`` in :mod:`simctl`.  Each command is ``fn(ctx, args) -> exit code``
-and runs under the phone lock.
+``uiautomator``, ``am``, ``monkey``, ``settings``, ``getprop``, ``wm``,
+``svc``.  Probe commands live in :mod:`dumpsys` and :mod:`content`, ``pm`` in
+:mod:`package_manager`, ``cmd`` in :mod:`cmd` and ``simctl`` in :mod:`simctl`.
+Each command is ``fn(ctx, args) -> exit code`` and runs under the phone lock.
 """
 
 from __future__ import annotations
@@ -12,18 +12,10 @@ import re
 
 from PIL import Image
 
-from . import content, dumpsys, simctl
-from .apps import APPS, INERT_APPS
+from . import cmd, content, dumpsys, package_manager, simctl
+from .apps import APPS
 from .keys import parse_keycode
 from .shell import Ctx
-from .state import DEFAULT_ALARMS, DEFAULT_CONTACTS
-
-PACKAGES = sorted({
-    "android", "com.android.systemui", "com.android.shell", "com.android.phone",
-    "com.android.providers.settings", "com.android.providers.contacts",
-    "com.google.android.apps.nexuslauncher", "com.google.android.inputmethod.latin",
-    "com.google.android.gms", *APPS, *INERT_APPS,
-})
 
 
 def getprops(phone) -> dict[str, str]:
@@ -274,6 +266,7 @@ def _am(ctx: Ctx, args: list[str]) -> int:
         opts = args[1:]
         comp = opts[opts.index("-n") + 1] if "-n" in opts[:-1] else ""
         action = opts[opts.index("-a") + 1] if "-a" in opts[:-1] else ""
+        data = opts[opts.index("-d") + 1] if "-d" in opts[:-1] else ""
         if not comp and action == "android.settings.SETTINGS":
             comp = "com.android.settings/.Settings"
         if not comp or "/" not in comp:
@@ -281,10 +274,11 @@ def _am(ctx: Ctx, args: list[str]) -> int:
             return 1
         pkg, act = comp.split("/", 1)
         full = pkg + act if act.startswith(".") else act
-        ctx.out(f"Starting: Intent {{ cmp={_short(pkg, full)} }}\n")
+        dat = f"dat={data} " if data else ""
+        ctx.out(f"Starting: Intent {{ {dat}cmp={_short(pkg, full)} }}\n")
         if "-S" in opts:
             p.force_stop(pkg)
-        if not p.start_activity(pkg, full):
+        if not p.start_activity(pkg, full, data):
             ctx.out(f"Error type 3\nError: Activity class {{{pkg}/{full}}} does not exist.\n")
             return 1
         if "-W" in opts:
@@ -309,32 +303,6 @@ def _monkey(ctx: Ctx, args: list[str]) -> int:
     ctx.out("Events injected: 1\n## Network stats: elapsed time=21ms (0ms mobile, 0ms wifi, "
             "21ms not connected)\n")
     return 0
-
-
-def _pm(ctx: Ctx, args: list[str]) -> int:
-    if args[:2] == ["list", "packages"]:
-        opts = args[2:]
-        if "-3" in opts:
-            return 0  # every app on this image is a system app
-        filt = next((a for a in opts if not a.startswith("-")), "")
-        ctx.out("".join(f"package:{n}\n" for n in PACKAGES if filt in n))
-        return 0
-    if args[:1] == ["path"] and len(args) == 2:
-        if args[1] not in PACKAGES:
-            return 1
-        ctx.out(f"package:/system/priv-app/{args[1].rsplit('.', 1)[-1]}/base.apk\n")
-        return 0
-    if args[:1] == ["clear"] and len(args) == 2:
-        p = ctx.phone
-        if args[1] == "com.google.android.deskclock":
-            p.alarms[:] = list(DEFAULT_ALARMS)
-        elif args[1] == "com.android.contacts":
-            p.contacts[:] = list(DEFAULT_CONTACTS)
-        p.force_stop(args[1])
-        ctx.out("Success\n")
-        return 0
-    ctx.err("Error: unknown command\n")
-    return 1
 
 
 def _settings(ctx: Ctx, args: list[str]) -> int:
@@ -379,7 +347,7 @@ COMMANDS = {
     "echo": _echo, "cat": _cat, "rm": _rm, "ls": _ls, "mkdir": _mkdir, "touch": _touch,
     "sleep": _sleep, "grep": _grep, "head": _head_tail(False), "tail": _head_tail(True),
     "wc": _wc, "getprop": _getprop, "wm": _wm, "input": _input, "screencap": _screencap,
-    "uiautomator": _uiautomator, "am": _am, "monkey": _monkey, "pm": _pm,
+    "uiautomator": _uiautomator, "am": _am, "monkey": _monkey, "pm": package_manager.pm, "cmd": cmd.cmd,
     "settings": _settings, "svc": _svc, "dumpsys": dumpsys.dumpsys, "content": content.content,
     "simctl": simctl.simctl,
     "true": lambda ctx, args: 0, "false": lambda ctx, args: 1, "cd": lambda ctx, args: 0,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from . import render
+from . import grant_dialog, render, shade
 from .apps import APPS, launcher
 from .widgets import Node, dump_xml
 
@@ -39,6 +39,24 @@ class Display:
 
     def _build(self, key: tuple) -> None:
         phone, kit = self._phone, self._phone.kit
+        root = Node((0, 0, kit.w, kit.h), dump=False)
+        if phone.shade:
+            # The open shade covers the screen: its window is the only one drawn and dumped.
+            win = shade.build(phone, kit)
+            root.add(win, launcher.build_nav_bar(kit))
+            windows = [win]
+        else:
+            windows = self._app_windows(root)
+        toast = phone.toast_text()
+        if toast:
+            root.add(launcher.build_toast(kit, toast))
+        self._key, self._root, self._windows = key, root, windows
+        self._xml = None
+
+    def _app_windows(self, root: Node) -> list[Node]:
+        """Draw the app (or home, or overview), the status bar and the dialogs over them into ``root``;
+        return the windows a dump lists."""
+        phone, kit = self._phone, self._phone.kit
         if phone.overview:
             win = launcher.build_recents(phone, kit)
         elif phone.fg is None:
@@ -46,17 +64,17 @@ class Display:
         else:
             win = APPS[phone.fg].build(phone, kit, phone.tasks[phone.fg][-1])
         chrome = launcher.build_status_bar(phone, kit)
-        root = Node((0, 0, kit.w, kit.h), dump=False).add(win, chrome)
+        root.add(win, chrome)
         windows = [win, chrome.children[0]]
+        if phone.prompt is not None and grant_dialog.visible(phone):
+            scrim, dialog = grant_dialog.build(phone, kit, phone.prompt)
+            root.add(scrim, dialog)
+            windows.append(dialog)
         if phone.dialog_pkg:
             scrim, dialog = launcher.build_crash_dialog(phone, kit, phone.dialog_pkg)
             root.add(scrim, dialog)
             windows.append(dialog)
-        toast = phone.toast_text()
-        if toast:
-            root.add(launcher.build_toast(kit, toast))
-        self._key, self._root, self._windows = key, root, windows
-        self._xml = None
+        return windows
 
     def png(self) -> bytes:
         """PNG of the current screen (re-encoded only when the screen changed).

@@ -4,24 +4,21 @@
 ``com.google.android.deskclock`` (``Alarm clock:`` block with its show-intent), among system alarms;
 ``Next alarm clock information`` names the soonest. Disabled alarms are not scheduled, so, as on a
 real phone, they do not appear. ``dumpsys window`` prints the last-ANR section first and the focus
-per display with ``mTopFocusedDisplayId``; a crash dialog holds focus as ``Application Error: PKG``.
+per display with ``mTopFocusedDisplayId``; a crash dialog holds focus as ``Application Error: PKG``, the open
+notification shade as ``NotificationShade``.
 """
 
 from __future__ import annotations
 
-import zlib
-
+from . import package_manager, power
+from .notifications import dumpsys_notification
 from .shell import Ctx
 from .state import EPOCH_MS, LAUNCHER, Alarm, fmt_duration, fmt_stamp, next_alarm_ms
+from .state import ident_hash as _hash
 
 DISPLAY_ID = "4619827259835644672"
 _CLOCK = "com.google.android.deskclock"
 _BOOT_MS = EPOCH_MS - 3_600_000  # the phone booted an hour before the simulated epoch
-
-
-def _hash(*parts: object) -> str:
-    """Stable 7-hex-digit identity hash (Java's identityHashCode look, deterministic)."""
-    return f"{zlib.crc32(repr(parts).encode()) & 0xFFFFFFF:07x}"
 
 
 def _short(pkg: str, act: str) -> str:
@@ -108,7 +105,8 @@ def _window(ctx: Ctx) -> None:
     p = ctx.phone
     pkg, act = p.foreground()
     win = f"Window{{{_hash('win', pkg, act)} u0 {pkg}/{act}}}"
-    focus = (f"Window{{{_hash('err', p.dialog_pkg)} u0 Application Error: {p.dialog_pkg}}}"
+    focus = (f"Window{{{_hash('shade')} u0 NotificationShade}}" if p.shade
+             else f"Window{{{_hash('err', p.dialog_pkg)} u0 Application Error: {p.dialog_pkg}}}"
              if p.dialog_pkg else win)
     tid = p.task_ids.get(pkg, 11)
     rec = f"ActivityRecord{{{_hash('rec', pkg, act)} u0 {pkg}/{_short(pkg, act)} t{tid}}}"
@@ -132,15 +130,20 @@ def _battery(ctx: Ctx, args: list[str]) -> int:
     if args[:1] == ["set"] and len(args) == 3:
         if args[1] == "level" and args[2].isdigit():
             p.battery_level = max(0, min(100, int(args[2])))
-            p.changed()
         ov[args[1]] = args[2]
-        return 0
-    if args[:1] == ["unplug"]:
+    elif args[:1] == ["unplug"]:
         ov.update({"ac": "0", "usb": "0"})
-        return 0
-    if args[:1] == ["reset"]:
+    elif args[:1] == ["reset"]:
         ov.clear()
+    else:
+        _battery_state(ctx)
         return 0
+    p.changed()  # the level, the charging notification and Battery Saver's availability show on screen
+    return 0
+
+
+def _battery_state(ctx: Ctx) -> None:
+    p, ov = ctx.phone, ctx.phone.battery_overrides
     ac = ov.get("ac", "1") != "0"
     stopped = "(UPDATES STOPPED -- use 'reset' to restart)\n" if ov else ""
     ctx.out(f"Current Battery Service state:\n{stopped}  AC powered: {str(ac).lower()}\n"
@@ -150,7 +153,6 @@ def _battery(ctx: Ctx, args: list[str]) -> int:
             f"  status: {ov.get('status', '2' if ac else '3')}\n  health: 2\n  present: true\n"
             f"  level: {p.battery_level}\n  scale: 100\n  voltage: 5000\n  temperature: 250\n"
             "  technology: Li-ion\n")
-    return 0
 
 
 def _display(ctx: Ctx) -> None:
@@ -166,33 +168,9 @@ def _display(ctx: Ctx) -> None:
             "  mCurrentOrientation=0\n")
 
 
-def _notification(ctx: Ctx) -> None:
-    p = ctx.phone
-    now = p.clock_ms
-    lines = ["Current Notification Manager state:", "  Notification List:"]
-    upcoming = sorted(next_alarm_ms(a, now) for a in p.alarms if a.enabled)
-    if upcoming and upcoming[0] - now <= 2 * 3_600_000:
-        key = f"0|{_CLOCK}|2147483647|null|10123"
-        lines += [f"    NotificationRecord(0x{_hash('n', upcoming[0])}: pkg={_CLOCK} user=UserHandle{{0}} "
-                  f"id=2147483647 tag=null importance=2 key={key}: Notification(channel=Upcoming alarms "
-                  "shortcut=null contentView=null vibrate=null sound=null defaults=0x0 flags=0x2 "
-                  "color=0xff1a73e8 category=alarm vis=PUBLIC))",
-                  "      uid=10123 userId=0", f"      opPkg={_CLOCK}", f"      key={key}", "      extras={",
-                  "          android.title=String (Upcoming alarm)",
-                  f"          android.text=String ({fmt_stamp(upcoming[0])[11:16]})", "      }"]
-    key = "-1|android|32|null|1000"
-    lines += [f"    NotificationRecord(0x{_hash('usb')}: pkg=android user=UserHandle{{-1}} id=32 tag=null "
-              f"importance=1 key={key}: Notification(channel=USB shortcut=null contentView=null vibrate=null "
-              "sound=null defaults=0x0 flags=0x2 color=0xff607d8b vis=PUBLIC))",
-              "      uid=1000 userId=-1", "      opPkg=android", f"      key={key}", "      extras={",
-              "          android.title=String (Charging this device via USB)",
-              "          android.text=String (Tap for more options.)", "      }"]
-    ctx.out("\n".join(lines) + "\n")
-
-
 def dumpsys(ctx: Ctx, args: list[str]) -> int:
-    """``dumpsys SERVICE [args]`` for alarm, activity, window, battery, display,
-    notification, SurfaceFlinger."""
+    """``dumpsys SERVICE [args]`` for alarm, activity, window, battery, display, notification, package,
+    power, SurfaceFlinger."""
     service, rest = (args[0], args[1:]) if args else ("", [])
     if service == "alarm":
         _alarm(ctx)
@@ -205,13 +183,17 @@ def dumpsys(ctx: Ctx, args: list[str]) -> int:
     elif service == "display":
         _display(ctx)
     elif service == "notification":
-        _notification(ctx)
+        dumpsys_notification(ctx)
+    elif service == "package":
+        package_manager.dumpsys_package(ctx, rest)
+    elif service == "power":
+        power.dumpsys_power(ctx)
     elif service == "SurfaceFlinger" and "--display-id" in rest:
         ctx.out(f'Display {DISPLAY_ID} (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"\n')
     elif not service or service == "-l":
         ctx.out("Currently running services:\n" + "".join(
             f"  {s}\n" for s in ("SurfaceFlinger", "activity", "alarm", "battery", "display",
-                                 "notification", "window")))
+                                 "notification", "package", "power", "window")))
     else:
         ctx.err(f"Can't find service: {service}\n")
     return 0

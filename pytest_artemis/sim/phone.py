@@ -11,6 +11,8 @@ deterministic number of actions:
   that raised it and after one more tap, gone after two.
 
 Observing (screencap, uiautomator dump, probes) never changes the phone.
+
+The notification shade is :mod:`shade`, the permission dialog an app shows at start :mod:`grant_dialog`.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ import random
 import threading
 from collections.abc import Callable
 
+from . import grant_dialog, shade, toggles
 from .apps import APPS, launcher, settings
 from .display import Display
 from .faults import Faults
 from .fs import FileSystem
 from .keys import KEY_CHARS, KEYCODES
+from .permissions import PERMISSION_CONTROLLER, Permissions
 from .state import (
     DEFAULT_ALARMS,
     DEFAULT_CONTACTS,
@@ -36,13 +40,14 @@ from .state import (
     default_settings,
 )
 from .ui import Kit
-from .widgets import Node, hit_test
+from .widgets import Node, hit_test, hit_test_long
 
 TAP_MS = 700
 KEY_MS = 400
 TEXT_MS_PER_CHAR = 100
 SWIPE_SETTLE_MS = 200
 TOAST_MS = 2000
+LONG_PRESS_MS = 400
 
 class SimPhone:
     """One simulated Android phone.  Thread-safe: hold ``lock`` for compound use."""
@@ -70,6 +75,10 @@ class SimPhone:
         self.fg: str | None = None
         self.overview = False
         self.dialog_pkg: str | None = None
+        self.shade = shade.CLOSED
+        self.prompt: grant_dialog.Prompt | None = None
+        self.permissions = Permissions()
+        self.stopped: set[str] = set()
         self._toast: tuple[str, int] | None = None
         self._focus: tuple[int, str] | None = None
         self._select_all = False
@@ -82,8 +91,8 @@ class SimPhone:
         self.display = Display(self)
 
     def reset(self) -> None:
-        """A full reset (``simctl reset``): apps, settings, alarms, contacts, files, battery and faults as
-        after boot with the same seed; the simulated clock runs on."""
+        """A full reset (``simctl reset``): apps, settings, alarms, contacts, permissions, files, battery and
+        faults as after boot with the same seed; the simulated clock runs on."""
         fresh = SimPhone(self.serial, seed=self._seed, width=self.width, height=self.height,
                          transport_id=self.transport_id)
         with self.lock:
@@ -92,6 +101,8 @@ class SimPhone:
             self.settings, self.alarms, self.contacts = fresh.settings, fresh.alarms, fresh.contacts
             self.tasks, self.recents, self.fg, self.overview = {}, [], None, False
             self.dialog_pkg, self._toast, self._focus, self._select_all = None, None, None, False
+            self.shade, self.prompt, self.stopped = shade.CLOSED, None, set()
+            self.permissions = fresh.permissions
             self.fs = fresh.fs
             self.changed()
 
@@ -116,8 +127,8 @@ class SimPhone:
                 settings={ns: dict(kv) for ns, kv in self.settings.items()},
                 contacts=tuple(self.contacts), foreground="/".join(self.foreground()),
                 toast=self.toast_text(), online=self.online, battery_level=self.battery_level,
-                dialog=f"{launcher._label(self.dialog_pkg)} keeps stopping" if self.dialog_pkg
-                else None)
+                dialog=f"{launcher.app_label(self.dialog_pkg)} keeps stopping" if self.dialog_pkg
+                else None, shade=shade.LEVELS[self.shade], permissions=self.permissions.to_json())
 
     def foreground(self) -> tuple[str, str]:
         """(package, activity class) of the resumed activity."""
@@ -125,7 +136,10 @@ class SimPhone:
             return LAUNCHER, RECENTS_ACTIVITY
         if self.fg is None:
             return LAUNCHER, LAUNCHER_ACTIVITY
-        return self.fg, APPS[self.fg].activity(self.tasks[self.fg][-1])
+        if grant_dialog.visible(self):
+            return PERMISSION_CONTROLLER, grant_dialog.GRANT_ACTIVITY
+        page = self.tasks[self.fg][-1]
+        return page.package or self.fg, APPS[self.fg].activity(page)
 
     def toast_text(self) -> str | None:
         """Text of the toast visible now, if any."""
@@ -162,30 +176,40 @@ class SimPhone:
     # -- navigation (called by apps, under the lock) ------------------------------------
 
     def launch(self, pkg: str) -> None:
-        """Bring ``pkg``'s task to the front, creating it at its main activity."""
+        """Bring ``pkg``'s task to the front, creating it at its main activity (where the app asks for the
+        permissions it lacks)."""
         if pkg not in self.tasks:
             app = APPS[pkg]
             self.tasks[pkg] = [app.new_page(app.ACTIVITIES[app.MAIN_ACTIVITY])]
+            self.prompt = grant_dialog.prompt_at_start(self, pkg) or self.prompt
+        self.stopped.discard(pkg)
         self.fg, self.overview = pkg, False
         if pkg in self.recents:
             self.recents.remove(pkg)
         self.recents.insert(0, pkg)
         self.changed()
 
-    def start_activity(self, pkg: str, activity: str) -> bool:
-        """``am start -n``: False when the component does not exist."""
+    def start_activity(self, pkg: str, activity: str, uri: str = "") -> bool:
+        """``am start -n [-d URI]``: False when the component does not exist. An activity that cannot use
+        its intent's data finishes at once (the app comes to the front as it was)."""
         app = APPS.get(pkg)
         full = pkg + activity if activity.startswith(".") else activity
         if app is None or full not in app.ACTIVITIES:
             return False
         name = app.ACTIVITIES[full]
         self.launch(pkg)
-        if self.tasks[pkg][-1].name != name:
-            self.push_page(pkg, app.new_page(name))
+        page = app.new_page(name, uri)
+        if page is not None and (self.tasks[pkg][-1].name != name or uri):
+            self.push_page(pkg, page)
         return True
 
-    def force_stop(self, pkg: str) -> None:
-        """``am force-stop``: the task and its state are gone."""
+    def force_stop(self, pkg: str, stopped: bool = True) -> None:
+        """``am force-stop``: the task and its state are gone, the package marked stopped (a process that
+        merely died, ``stopped=False``, is not)."""
+        if stopped:
+            self.stopped.add(pkg)
+        if self.prompt is not None and self.prompt.pkg == pkg:
+            self.prompt = None
         self.tasks.pop(pkg, None)
         if pkg in self.recents:
             self.recents.remove(pkg)
@@ -196,7 +220,7 @@ class SimPhone:
     def clear_recents(self) -> None:
         """"Clear all" in overview."""
         for pkg in list(self.recents):
-            self.force_stop(pkg)
+            self.force_stop(pkg, stopped=False)
         self.overview = False
 
     def push_page(self, pkg: str, page: Page) -> None:
@@ -235,7 +259,7 @@ class SimPhone:
 
     def crash(self, pkg: str) -> None:
         """Kill ``pkg`` and show the system crash dialog."""
-        self.force_stop(pkg)
+        self.force_stop(pkg, stopped=False)
         self.dialog_pkg = pkg
         self.changed()
 
@@ -265,20 +289,30 @@ class SimPhone:
             self._after_input(TAP_MS)
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
-        """``input swipe``: drags sliders; an upward swipe from the gesture bar goes home."""
+        """``input swipe``: drags sliders, long-presses when it stays put, pulls the shade from the status
+        bar; an upward swipe from the gesture bar goes home."""
         with self.lock:
-            node = hit_test(self.screen()[0], x1, y1)
-            if node is not None and node.action is not None and node.style == "slider" \
+            root = self.screen()[0]
+            node = hit_test(root, x1, y1)
+            held = hit_test_long(root, x1, y1)
+            if abs(x2 - x1) + abs(y2 - y1) < self.kit.s(40) and duration_ms >= LONG_PRESS_MS:
+                if held is not None and held.long_action is not None and not self.faults.ignores(held):
+                    held.long_action(x1, y1)
+                    self.changed()
+            elif node is not None and node.action is not None and node.style == "slider" \
                     and not self.faults.ignores(node):
                 node.action(x2, y2)
                 self.changed()
+            elif shade.on_swipe(self, x1, y1, x2, y2):
+                pass
             elif y1 >= self.kit.bottom and y1 - y2 > self.kit.s(300) and self.dialog_pkg is None:
                 self.fg, self.overview = None, False
                 self.changed()
             self._after_input(max(0, duration_ms) + SWIPE_SETTLE_MS)
 
     def _field(self) -> tuple[Page, str] | None:
-        if self._focus is None or self.fg is None or self.overview or self.dialog_pkg:
+        if self._focus is None or self.fg is None or self.overview or self.dialog_pkg or self.shade \
+                or grant_dialog.visible(self):
             return None
         page = self.tasks[self.fg][-1]
         if id(page) != self._focus[0] or self._focus[1] not in page.data:
@@ -309,6 +343,8 @@ class SimPhone:
             self._after_input(KEY_MS)
 
     def _key(self, code: int) -> None:
+        if shade.on_key(self, code) or grant_dialog.on_key(self, code):
+            return
         if code == KEYCODES["BACK"]:
             if self.dialog_pkg:
                 self.dismiss_dialog()
@@ -345,7 +381,7 @@ class SimPhone:
     @property
     def dark(self) -> bool:
         """Dark theme on (secure ui_night_mode == 2)."""
-        return self.get_setting("secure", "ui_night_mode") == "2"
+        return toggles.DARK_THEME.is_on(self)
 
     def screen(self) -> tuple[Node, list[Node]]:
         """(drawing root, dumpable windows) for the current state, cached per version."""

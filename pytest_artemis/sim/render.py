@@ -86,6 +86,9 @@ class _Painter:
         label = node.text or node.hint
         if not label:
             return
+        if node.wrap:
+            self._wrapped(label, fnt, (x1, y1, x2, y2), color, align or node.align)
+            return
         label = _fit(label, fnt, x2 - x1)
         align = align or node.align
         cy = (y1 + y2) // 2
@@ -95,6 +98,24 @@ class _Painter:
             self.d.text((x2, cy), label, font=fnt, fill=color, anchor="rm")
         else:
             self.d.text((x1, cy), label, font=fnt, fill=color, anchor="lm")
+
+    def _wrapped(self, label: str, fnt, box, color: str, align: str) -> None:
+        # Word-wrapped lines, centred as a block in the box's height.
+        x1, y1, x2, y2 = box
+        lines: list[str] = []
+        for word in label.split():
+            if lines and fnt.getlength(lines[-1] + " " + word) <= x2 - x1:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        step = round(fnt.size * 1.3)
+        y = (y1 + y2) // 2 - step * (len(lines) - 1) // 2
+        for line in lines:
+            if align == "center":
+                self.d.text(((x1 + x2) // 2, y), line, font=fnt, fill=color, anchor="mm")
+            else:
+                self.d.text((x1, y), line, font=fnt, fill=color, anchor="lm")
+            y += step
 
     def draw(self, node: Node) -> None:
         getattr(self, "_" + node.style, self._none)(node)
@@ -108,7 +129,7 @@ class _Painter:
         self.d.rectangle(node.bounds, fill=self.col(node, "bg"))
 
     def _text(self, node: Node) -> None:
-        self.text(node, self.col(node, "text"))
+        self.text(node, self.col(node, "text") if node.enabled else self.p["track_off"])
 
     def _row(self, node: Node) -> None:
         x1, _, x2, y2 = node.bounds
@@ -116,11 +137,44 @@ class _Painter:
 
     def _button(self, node: Node) -> None:
         x1, y1, x2, y2 = node.bounds
-        self.d.rounded_rectangle(node.bounds, radius=(y2 - y1) // 2, fill=self.col(node, "primary"))
-        self.text(node, self.p["on_primary"], align="center")
+        fill = self.col(node, "primary") if node.enabled else self.p["divider"]
+        self.d.rounded_rectangle(node.bounds, radius=(y2 - y1) // 2, fill=fill)
+        self.text(node, self.p["on_primary"] if node.enabled else self.p["track_off"], align="center")
 
     def _textbutton(self, node: Node) -> None:
-        self.text(node, self.col(node, "primary"), align="center")
+        self.text(node, self.col(node, "primary") if node.enabled else self.p["track_off"], align="center")
+
+    def _outlined(self, node: Node) -> None:
+        x1, y1, x2, y2 = node.bounds
+        self.d.rounded_rectangle(node.bounds, radius=(y2 - y1) // 2, outline=self.p["track_off"],
+                                 width=self.s(3))
+        self.text(node, self.p["primary"], align="center")
+
+    def _radio(self, node: Node) -> None:
+        x1, y1, x2, y2 = node.bounds
+        cy, r = (y1 + y2) // 2, self.s(26)
+        cx = x1 + self.s(60)
+        ring = self.p["primary"] if node.checked else self.p["text2"]
+        self.d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ring, width=self.s(6))
+        if node.checked:
+            dot = self.s(13)
+            self.d.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=ring)
+        self.text(node, self.p["text"], box=(x1 + self.s(130), y1, x2, y2))
+
+    def _tile(self, node: Node) -> None:
+        # A Quick Settings tile: filled in the accent colour when on, dimmed when unavailable.
+        fill = self.p["primary"] if node.checked else self.p["card"]
+        self.d.rounded_rectangle(node.bounds, radius=self.s(60), fill=fill)
+        x1, y1, x2, y2 = node.bounds
+        cx, cy, r = x1 + self.s(80), (y1 + y2) // 2, self.s(30)
+        mark = self.p["on_primary"] if node.checked else self.p["text2" if node.clickable else "track_off"]
+        self.d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=mark, width=self.s(7))
+
+    def _gear(self, node: Node) -> None:
+        x1, y1, x2, y2 = node.bounds
+        cx, cy, r = (x1 + x2) // 2, (y1 + y2) // 2, self.s(30)
+        self.d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=self.p["text"], width=self.s(8))
+        self.d.ellipse((cx - r // 3, cy - r // 3, cx + r // 3, cy + r // 3), fill=self.p["text"])
 
     def _toggle(self, node: Node) -> None:
         # AM/PM style segmented button: filled when selected.
@@ -153,7 +207,8 @@ class _Painter:
         tx2 = x2 - self.s(8)
         box = (tx2 - tw, cy - th // 2, tx2, cy + th // 2)
         if node.checked:
-            self.d.rounded_rectangle(box, radius=th // 2, fill=self.p["primary"])
+            track = self.p["primary" if node.enabled else "divider"]
+            self.d.rounded_rectangle(box, radius=th // 2, fill=track)
             r, cx, knob = self.s(26), tx2 - th // 2, self.p["on_primary"]
         else:
             self.d.rounded_rectangle(box, radius=th // 2, fill=self.p["bg"], outline=self.p["track_off"],

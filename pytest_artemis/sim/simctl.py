@@ -13,6 +13,9 @@ process (or the ``adb`` CLI) can inject faults through ADB itself.
     simctl fault ignore-taps text=TEXT | resource-id=ID
     simctl fault hide-toasts [off]        apps show no toast (until off or clear)
     simctl fault clear
+    simctl permissions ask [PKG...]       PKG (default: Clock and Contacts) starts with no runtime
+                                          permission granted, and asks at launch for what it needs
+    simctl permissions default [PKG...]   back to the default: every runtime permission granted
     simctl reset                          full reset: the state after boot (same seed)
 """
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 import json
 
 from .faults import CLOCK_PACKAGE
+from .permissions import ASKS_AT_LAUNCH, REQUESTED
 from .shell import Ctx
 
 USAGE = __doc__.split("\n\n", 1)[1]
@@ -69,6 +73,16 @@ def _fault(ctx: Ctx, args: list[str]) -> int:
     return 0
 
 
+def _permissions(ctx: Ctx, args: list[str]) -> None:
+    mode, pkgs = args[0], args[1:] or list(ASKS_AT_LAUNCH)
+    if mode not in ("ask", "default") or any(pkg not in REQUESTED for pkg in pkgs):
+        raise ValueError(" ".join(args))
+    for pkg in pkgs:
+        ctx.phone.permissions.ask(pkg, mode == "ask")
+    ctx.phone.changed()
+    ctx.out(f"ok: permissions {mode} {' '.join(pkgs)}\n")
+
+
 def simctl(ctx: Ctx, args: list[str]) -> int:
     """Entry point of the ``simctl`` shell command."""
     p = ctx.phone
@@ -87,6 +101,8 @@ def simctl(ctx: Ctx, args: list[str]) -> int:
             ctx.out(f"{p.clock_ms}\n")
         elif args[:1] == ["fault"] and len(args) >= 2:
             return _fault(ctx, args[1:])
+        elif args[:1] == ["permissions"] and len(args) >= 2:
+            _permissions(ctx, args[1:])
         else:
             raise ValueError(" ".join(args))
     except (ValueError, IndexError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -39,15 +40,18 @@ class Contact(NamedTuple):
 
 @dataclass
 class Page:
-    """One activity instance on an app's back stack (name plus mutable form data)."""
+    """One activity instance on an app's back stack (name plus mutable form data); ``package`` names another
+    app whose activity runs in this task (Settings' App permissions belong to the permission controller)."""
 
     name: str
     data: dict[str, Any] = field(default_factory=dict)
+    package: str = ""
 
 
 @dataclass(frozen=True)
 class PhoneState:
-    """Immutable snapshot of a phone's observable state (for tests and ``simctl state``)."""
+    """Immutable snapshot of a phone's observable state (for tests and ``simctl state``): ``shade`` is
+    closed, notifications or quick_settings; ``permissions`` maps package → runtime permission → granted."""
 
     clock_ms: int
     alarms: tuple[Alarm, ...]
@@ -58,6 +62,8 @@ class PhoneState:
     dialog: str | None
     online: bool
     battery_level: int
+    shade: str = "closed"
+    permissions: dict[str, dict[str, bool]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict (used by ``simctl state``)."""
@@ -74,6 +80,8 @@ class PhoneState:
             "dialog": self.dialog,
             "online": self.online,
             "battery_level": self.battery_level,
+            "shade": self.shade,
+            "permissions": self.permissions,
         }
 
 
@@ -86,6 +94,11 @@ def default_settings() -> dict[str, dict[str, str]]:
             "screen_off_timeout": "60000",
             "font_scale": "1.0",
             "time_12_24": "12",
+            "accelerometer_rotation": "0",
+            "volume_music": "5",
+            "volume_ring": "5",
+            "volume_alarm": "6",
+            "volume_voice": "4",
         },
         "secure": {
             "ui_night_mode": "1",
@@ -104,6 +117,8 @@ def default_settings() -> dict[str, dict[str, str]]:
             "window_animation_scale": "1.0",
             "transition_animation_scale": "1.0",
             "animator_duration_scale": "1.0",
+            "low_power": "0",
+            "zen_mode": "0",
         },
     }
 
@@ -143,6 +158,11 @@ def next_alarm_ms(alarm: Alarm, now_ms: int) -> int:
     if at <= now:
         at += _dt.timedelta(days=1)
     return int(at.timestamp() * 1000)
+
+
+def ident_hash(*parts: object) -> str:
+    """Stable 7-hex-digit identity hash (Java's identityHashCode look, deterministic)."""
+    return f"{zlib.crc32(repr(parts).encode()) & 0xFFFFFFF:07x}"
 
 
 def fmt_duration(ms: int) -> str:

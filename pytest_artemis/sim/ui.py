@@ -1,9 +1,18 @@
 """Layout kit shared by the simulated apps: geometry scaled to the screen size
-and factories for the common Material views (app bar, list row, switch, FAB)."""
+and factories for the common Material views (app bar, list row, switch, slider, radio button, FAB, alert
+dialog)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .widgets import Action, Node
+
+
+def slider_value(bounds: tuple[int, int, int, int], x: int, pad: int, top: int = 255) -> int:
+    """The level 0..top a touch at x sets on a slider (the geometry the renderer draws)."""
+    a, b = bounds[0] + pad, bounds[2] - pad
+    return max(0, min(top, round((x - a) * top / (b - a))))
 
 
 class Kit:
@@ -25,10 +34,10 @@ class Kit:
         return Node((0, self.top, self.w, self.bottom), package=package, style="fill")
 
     def text(self, box, text: str, *, size: int = 44, bold: bool = False, color: str = "",
-             rid: str = "", align: str = "left", desc: str = "") -> Node:
-        """A TextView."""
+             rid: str = "", align: str = "left", desc: str = "", wrap: bool = False) -> Node:
+        """A TextView (``wrap``: drawn on as many lines as it needs)."""
         return Node(tuple(box), cls="android.widget.TextView", text=text, rid=rid, desc=desc,
-                    style="text", size=self.s(size), bold=bold, color=color, align=align)
+                    style="text", size=self.s(size), bold=bold, color=color, align=align, wrap=wrap)
 
     def appbar(self, win: Node, title: str, back: Action | None = None, pkg: str = "") -> int:
         """Add a top app bar (optional Navigate up button); return the y below it."""
@@ -87,11 +96,52 @@ class Kit:
         return node
 
     def button(self, box, text: str, rid: str, action: Action, *, filled: bool = True,
-               desc: str = "") -> Node:
-        """A Button (filled or text style)."""
+               desc: str = "", outlined: bool = False, enabled: bool = True) -> Node:
+        """A Button (filled, outlined or text style)."""
+        style = "outlined" if outlined else "button" if filled else "textbutton"
         return Node(tuple(box), cls="android.widget.Button", text=text, rid=rid, desc=desc,
-                    clickable=True, focusable=True, style="button" if filled else "textbutton",
-                    size=self.s(46), bold=True, action=action)
+                    clickable=True, focusable=True, style=style, size=self.s(46), bold=True,
+                    action=action, enabled=enabled)
+
+    def slider(self, box, value: int, top: int, rid: str, desc: str, setter: Callable[[int], None]) -> Node:
+        """A SeekBar at ``value`` of 0..top; a tap or a drag sets the level where it lands."""
+        bounds = tuple(box)
+        pad = self.s(30)
+
+        def set_level(x: int, y: int) -> None:
+            setter(slider_value(bounds, x, pad, top))
+
+        return Node(bounds, cls="android.widget.SeekBar", text=str(value), rid=rid, desc=desc,
+                    clickable=True, focusable=True, style="slider", value=value * 255 // max(1, top),
+                    action=set_level)
+
+    def radio(self, box, text: str, checked: bool, rid: str, action: Action) -> Node:
+        """A RadioButton with its label."""
+        return Node(tuple(box), cls="android.widget.RadioButton", text=text, rid=rid, checkable=True,
+                    checked=checked, clickable=True, focusable=True, style="radio", size=self.s(48),
+                    action=action)
+
+    def alert(self, title: str, message: str, buttons: tuple[tuple[str, Action], ...],
+              package: str) -> list[Node]:
+        """A modal AlertDialog over a scrim: title, message, then buttons right to left as
+        ``android:id/button1``, ``button2`` (so the confirming one comes first)."""
+        s = self.s
+        top, bottom = self.h // 2 - s(330), self.h // 2 + s(330)
+        scrim = Node((0, 0, self.w, self.h), style="scrim", dump=False, clickable=True,
+                     action=lambda x, y: None)
+        dlg = Node((s(80), top, self.w - s(80), bottom), package=package, style="dialog",
+                   rid="android:id/parentPanel")
+        dlg.add(self.text((s(150), top + s(60), self.w - s(150), top + s(180)), title, size=56,
+                          rid="android:id/alertTitle"))
+        dlg.add(self.text((s(150), top + s(200), self.w - s(150), top + s(460)), message, size=42,
+                          color="text2", rid="android:id/message", wrap=True))
+        right = self.w - s(130)
+        for i, (label, action) in enumerate(buttons):
+            width = s(60) + s(30) * len(label)
+            dlg.add(self.button((right - width, bottom - s(160), right, bottom - s(40)), label,
+                                f"android:id/button{i + 1}", action, filled=False))
+            right -= width + s(30)
+        return [scrim, dlg]
 
     def edit(self, box, text: str, hint: str, rid: str, focused: bool, action: Action, *,
              size: int = 48, align: str = "left") -> Node:

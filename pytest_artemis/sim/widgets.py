@@ -53,11 +53,14 @@ class Node:
     align: str = "left"
     color: str = ""
     value: int = 0
+    wrap: bool = False
     # Decorations (status bar pixels, toasts, scrims) are drawn but not dumped,
     # as on a real device where they live in windows uiautomator does not see.
     dump: bool = True
     package: str = ""
     action: Action | None = None
+    #: A long press (``input swipe X Y X Y 500`` and longer): the node is long-clickable.
+    long_action: Action | None = None
     children: list[Node] = field(default_factory=list)
 
     def add(self, *nodes: Node) -> Node:
@@ -89,9 +92,18 @@ def hit_test(root: Node, x: int, y: int) -> Node | None:
     Pre-order is drawing order, so the last match is the topmost one: a switch
     inside a clickable row wins over the row, a dialog wins over the app below.
     """
+    return _topmost(root, x, y, lambda node: node.clickable and node.action is not None)
+
+
+def hit_test_long(root: Node, x: int, y: int) -> Node | None:
+    """The topmost enabled node with a long-press action under (x, y)."""
+    return _topmost(root, x, y, lambda node: node.long_action is not None)
+
+
+def _topmost(root: Node, x: int, y: int, wanted: Callable[[Node], bool]) -> Node | None:
     found = None
     for node in root.walk():
-        if node.clickable and node.enabled and node.action is not None and node.contains(x, y):
+        if node.enabled and wanted(node) and node.contains(x, y):
             found = node
     return found
 
@@ -127,7 +139,7 @@ def _dump_node(node: Node, index: int, package: str, out: list[str]) -> None:
         f'checkable="{_b(node.checkable)}" checked="{_b(node.checked)}" '
         f'clickable="{_b(node.clickable)}" enabled="{_b(node.enabled)}" '
         f'focusable="{_b(node.focusable)}" focused="{_b(node.focused)}" '
-        f'scrollable="{_b(node.scrollable)}" long-clickable="false" '
+        f'scrollable="{_b(node.scrollable)}" long-clickable="{_b(node.long_action is not None)}" '
         f'password="{_b(node.password)}" selected="{_b(node.selected)}" '
         f'bounds="[{x1},{y1}][{x2},{y2}]"'
     )

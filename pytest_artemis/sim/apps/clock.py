@@ -34,8 +34,8 @@ def _upcoming(phone: SimPhone, alarm: Alarm) -> str:
     return "Today" if (alarm.hour, alarm.minute) > (now.hour, now.minute) else "Tomorrow"
 
 
-def new_page(name: str) -> Page:
-    """Fresh page for ``am start`` (only the alarm list is exported)."""
+def new_page(name: str, uri: str = "") -> Page:
+    """Fresh page for ``am start`` (only the alarm list is exported; intent data is ignored)."""
     return Page(name)
 
 def activity(page: Page) -> str:

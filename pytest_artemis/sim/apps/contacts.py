@@ -32,8 +32,8 @@ _AVATAR_COLORS = ("#C5221F", "#1967D2", "#188038", "#E37400", "#9334E6", "#007B8
 
 
 
-def new_page(name: str) -> Page:
-    """Fresh page for ``am start`` (the editor starts blank)."""
+def new_page(name: str, uri: str = "") -> Page:
+    """Fresh page for ``am start`` (the editor starts blank; intent data is ignored)."""
     return new_editor_page() if name == "editor" else Page(name)
 
 def activity(page: Page) -> str:

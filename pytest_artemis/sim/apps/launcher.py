@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 _ID = LAUNCHER + ":id/"
 
 
-def _label(pkg: str) -> str:
+def app_label(pkg: str) -> str:
+    """The name the launcher shows for an installed app (the package name for others)."""
     app = APPS.get(pkg)
     return app.LABEL if app else INERT_APPS.get(pkg, (pkg, ""))[0]
 
@@ -55,9 +56,9 @@ def build_recents(phone: SimPhone, kit: Kit) -> Node:
                          color="text2"))
     for pkg in phone.recents[:5]:
         card = Node((s(140), y, kit.w - s(140), y + s(260)), cls="android.widget.FrameLayout",
-                    rid=_ID + "snapshot", desc=_label(pkg), clickable=True, focusable=True,
+                    rid=_ID + "snapshot", desc=app_label(pkg), clickable=True, focusable=True,
                     style="card", action=bind(phone.launch, pkg))
-        card.add(kit.text((s(200), y, kit.w - s(200), y + s(260)), _label(pkg), size=52,
+        card.add(kit.text((s(200), y, kit.w - s(200), y + s(260)), app_label(pkg), size=52,
                           align="center", rid=_ID + "title"))
         win.add(card)
         y += s(300)
@@ -85,10 +86,14 @@ def build_status_bar(phone: SimPhone, kit: Kit) -> Node:
     bar.add(Node((s(770), 0, kit.w - s(48), kit.top), cls="android.widget.LinearLayout",
                  text=f"{level}%", desc=f"Battery {level} percent.", style="battery", size=s(36),
                  value=level, rid="com.android.systemui:id/battery"))
-    nav = Node((0, kit.bottom, kit.w, kit.h), style="fill", color="status", dump=False)
-    nav.add(Node(nav.bounds, style="pill", dump=False))
     root = Node((0, 0, kit.w, kit.h), dump=False)
-    return root.add(bar, nav)
+    return root.add(bar, build_nav_bar(kit))
+
+
+def build_nav_bar(kit: Kit) -> Node:
+    """The gesture navigation bar (drawn, not dumped)."""
+    nav = Node((0, kit.bottom, kit.w, kit.h), style="fill", color="status", dump=False)
+    return nav.add(Node(nav.bounds, style="pill", dump=False))
 
 
 def build_crash_dialog(phone: SimPhone, kit: Kit, pkg: str) -> list[Node]:
@@ -100,7 +105,7 @@ def build_crash_dialog(phone: SimPhone, kit: Kit, pkg: str) -> list[Node]:
     dlg = Node((s(80), top, kit.w - s(80), bottom), package="android", style="dialog",
                rid="android:id/parentPanel")
     dlg.add(kit.text((s(150), top + s(60), kit.w - s(150), top + s(200)),
-                     f"{_label(pkg)} keeps stopping", size=54, rid="android:id/alertTitle"))
+                     f"{app_label(pkg)} keeps stopping", size=54, rid="android:id/alertTitle"))
     y = top + s(240)
     for label, rid, action in (("App info", "com.android.server:id/aerr_app_info",
                                 phone.crash_app_info),
