@@ -6,9 +6,11 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from . import shade
 from .apps import APPS, clock, contacts, settings
 from .faults import CLOCK_PACKAGE
 from .phone import SimPhone
+from .state import Page
 
 Setup = Callable[[SimPhone], None]
 
@@ -36,6 +38,24 @@ def _home(phone: SimPhone) -> None:
     """A fresh phone shows the launcher."""
 
 
+def _shade(level: int) -> Setup:
+    def setup(phone: SimPhone) -> None:
+        phone.launch(settings.PACKAGE)
+        shade.set_level(phone, level)
+
+    return setup
+
+
+def _app_info(phone: SimPhone) -> None:
+    phone.launch(settings.PACKAGE)
+    phone.push_page(settings.PACKAGE, Page("app_info", {"pkg": CLOCK_PACKAGE}))
+
+
+def _asking_clock(phone: SimPhone) -> None:
+    phone.permissions.ask(CLOCK_PACKAGE)
+    phone.launch(CLOCK_PACKAGE)  # its first start: it asks
+
+
 #: File name (without ``.png``) → how to reach that screen from a fresh phone.
 SCREENS: dict[str, Setup] = {
     "sim-home": _home,
@@ -48,6 +68,11 @@ SCREENS: dict[str, Setup] = {
     "sim-contacts": _open(contacts.PACKAGE),
     "sim-contacts-editor": _open(contacts.PACKAGE, "editor"),
     "sim-crash-dialog": _crashed,
+    "sim-shade": _shade(shade.NOTIFICATIONS),
+    "sim-quick-settings": _shade(shade.QUICK_SETTINGS),
+    "sim-settings-battery-saver": _open(settings.PACKAGE, "battery", "battery_saver"),
+    "sim-settings-app-info": _app_info,
+    "sim-permission-dialog": _asking_clock,
 }
 
 

@@ -13,8 +13,8 @@ process (or the ``adb`` CLI) can inject faults through ADB itself.
     simctl fault ignore-taps text=TEXT | resource-id=ID
     simctl fault hide-toasts [off]        apps show no toast (until off or clear)
     simctl fault clear
-    simctl permissions ask [PKG...]       PKG (default: Clock and Contacts) starts with no runtime
-                                          permission granted, and asks at launch for what it needs
+    simctl permissions ask [PKG...]       PKG (default: Clock and Contacts) as freshly installed: stopped,
+                                          no runtime permission granted; it asks at launch for what it needs
     simctl permissions default [PKG...]   back to the default: every runtime permission granted
     simctl reset                          full reset: the state after boot (same seed)
 """
@@ -79,6 +79,8 @@ def _permissions(ctx: Ctx, args: list[str]) -> None:
         raise ValueError(" ".join(args))
     for pkg in pkgs:
         ctx.phone.permissions.ask(pkg, mode == "ask")
+        if mode == "ask":
+            ctx.phone.force_stop(pkg)  # as installing it would: its next start is a first launch
     ctx.phone.changed()
     ctx.out(f"ok: permissions {mode} {' '.join(pkgs)}\n")
 

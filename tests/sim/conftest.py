@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -93,3 +94,56 @@ def ui():
         tap = staticmethod(tap)
 
     return _UI
+
+
+_ATTRS = {"text": "text", "desc": "content-desc", "rid": "resource-id", "cls": "class", "package": "package",
+          "checked": "checked", "enabled": "enabled", "clickable": "clickable"}
+
+
+class AdbCli:
+    """Debian's ``adb`` on one simulated phone: shell commands, ``uiautomator dump`` and taps on dumped
+    nodes (matched by ``text``, ``desc``, ``rid``, ``cls``, ``package``, ``checked``, ``enabled``,
+    ``clickable``)."""
+
+    def __init__(self, run, serial: str = "emulator-5554"):
+        self._run, self._serial = run, serial
+
+    def shell(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        """``adb -s SERIAL shell ARGS`` (stdout and stderr kept apart, as shell v2 delivers them)."""
+        return self._run("-s", self._serial, "shell", *args, check=check)
+
+    def out(self, *args: str) -> str:
+        """The stdout of a shell command that must succeed."""
+        return self.shell(*args).stdout.decode()
+
+    def dump(self) -> ET.Element:
+        """The hierarchy, as ``adb exec-out uiautomator dump /dev/tty`` gives it."""
+        xml = self._run("-s", self._serial, "exec-out", "uiautomator", "dump", "/dev/tty").stdout.decode()
+        return ET.fromstring(xml[:xml.rindex("</hierarchy>") + len("</hierarchy>")])
+
+    def nodes(self, **match: str) -> list[ET.Element]:
+        """Every dumped node whose attributes match."""
+        return [n for n in self.dump().iter("node") if all(n.get(_ATTRS[k]) == v for k, v in match.items())]
+
+    def node(self, **match: str) -> ET.Element:
+        """The first matching node (AssertionError naming the match when there is none)."""
+        found = self.nodes(**match)
+        assert found, f"no node {match} on screen"
+        return found[0]
+
+    def tap(self, **match: str) -> None:
+        """``input tap`` at the centre of the first matching node."""
+        x, y = center(self.node(**match))
+        self.shell("input", "tap", str(x), str(y))
+
+
+def center(node: ET.Element) -> tuple[int, int]:
+    """The centre of a dumped node's bounds."""
+    x1, y1, x2, y2 = map(int, re.findall(r"\d+", node.get("bounds", "")))
+    return (x1 + x2) // 2, (y1 + y2) // 2
+
+
+@pytest.fixture
+def cli(adb) -> AdbCli:
+    """The real adb CLI on emulator-5554."""
+    return AdbCli(adb)

@@ -43,27 +43,16 @@ def test_pull_and_push(adb, tmp_path):
     assert adb(*S, "pull", "/sdcard/none", str(tmp_path), check=False).returncode != 0
 
 
-def _tap(adb, **match) -> None:
-    xml = adb(*S, "exec-out", "uiautomator", "dump", "/dev/tty").stdout.decode()
-    xml = xml[:xml.rindex("</hierarchy>") + len("</hierarchy>")]
-    for node in ET.fromstring(xml).iter("node"):
-        if all(node.get(k) == v for k, v in match.items()):
-            x1, y1, x2, y2 = map(int, re.findall(r"\d+", node.get("bounds")))
-            adb(*S, "shell", "input", "tap", str((x1 + x2) // 2), str((y1 + y2) // 2))
-            return
-    raise AssertionError(f"{match} not on screen")
-
-
-def test_create_730_alarm_with_adb_cli_only(adb):
+def test_create_730_alarm_with_adb_cli_only(adb, cli):
     adb(*S, "shell", "monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1")
-    _tap(adb, **{"content-desc": "Add alarm"})
+    cli.tap(desc="Add alarm")
     ids = "com.google.android.deskclock:id/material_"
-    _tap(adb, **{"resource-id": ids + "hour_text_input"})
+    cli.tap(rid=ids + "hour_text_input")
     adb(*S, "shell", "input", "text", "7")
-    _tap(adb, **{"resource-id": ids + "minute_text_input"})
+    cli.tap(rid=ids + "minute_text_input")
     adb(*S, "shell", "input", "text", "30")
-    _tap(adb, text="AM")
-    _tap(adb, text="OK")
+    cli.tap(text="AM")
+    cli.tap(text="OK")
     out = adb(*S, "shell", "dumpsys", "alarm").stdout.decode()
     m = re.search(r"Next alarm clock information: \n\s+user:0 pendingSend:false time:\d+ = "
                   r"\S+ (\d\d):(\d\d):00\.000", out)
