@@ -295,8 +295,9 @@ class SimPhone:
             root = self.screen()[0]
             node = hit_test(root, x1, y1)
             held = hit_test_long(root, x1, y1)
-            if abs(x2 - x1) + abs(y2 - y1) < self.kit.s(40) and duration_ms >= LONG_PRESS_MS:
-                if held is not None and held.long_action is not None and not self.faults.ignores(held):
+            still = abs(x2 - x1) + abs(y2 - y1) < self.kit.s(40) and duration_ms >= LONG_PRESS_MS
+            if still and held is not None and held.long_action is not None:
+                if not self.faults.ignores(held):
                     held.long_action(x1, y1)
                     self.changed()
             elif node is not None and node.action is not None and node.style == "slider" \

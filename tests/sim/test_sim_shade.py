@@ -79,6 +79,8 @@ def test_each_tile_writes_the_key_settings_reads_and_settings_shows_it(cli):
     assert cli.out("settings", "get", "system", "screen_brightness").strip() == "255"
     cli.shell("input", "swipe", str(x2 - 5), str(y), str(x1 + 5), str(y), "200")
     assert cli.out("settings", "get", "system", "screen_brightness").strip() == "0"
+    cli.shell("input", "swipe", str(x2 - 5), str(y), str(x2 - 5), str(y), "800")  # held where it lands
+    assert cli.out("settings", "get", "system", "screen_brightness").strip() == "255"
     cli.shell("settings", "put", "global", "bluetooth_on", "0")
     assert _tiles(cli)["Bluetooth"] == ("android.widget.Switch", "Off", "false")
     cli.shell("cmd", "statusbar", "collapse")
