@@ -1,7 +1,7 @@
 """Device commands: coreutils-ish tools, ``input``, ``screencap``,
-``uiautomator``, ``am``, ``monkey``, ``pm``, ``settings``, ``getprop``, ``wm``,
-``svc``.  Probe commands live in :mod:`dumpsys` and :mod:`content` and
-``simctl`` in :mod:`simctl`.  Each command is ``fn(ctx, args) -> exit code``
+``uiautomator``, ``monkey``, ``pm``, ``settings``, ``getprop``, ``wm``,
+``svc``.  Probe commands live in :mod:`dumpsys` and :mod:`content`, ``am`` in
+:mod:`activity_manager` and ``simctl`` in :mod:`simctl`.  Each command is ``fn(ctx, args) -> exit code``
 and runs under the phone lock.
 """
 
@@ -12,7 +12,7 @@ import re
 
 from PIL import Image
 
-from . import content, dumpsys, simctl
+from . import activity_manager, content, dumpsys, installer, simctl
 from .apps import APPS, INERT_APPS
 from .keys import parse_keycode
 from .shell import Ctx
@@ -264,40 +264,6 @@ def _uiautomator(ctx: Ctx, args: list[str]) -> int:
     return 0
 
 
-def _short(pkg: str, act: str) -> str:
-    return f"{pkg}/{act[len(pkg):]}" if act.startswith(pkg + ".") else f"{pkg}/{act}"
-
-
-def _am(ctx: Ctx, args: list[str]) -> int:
-    p = ctx.phone
-    if args[:1] in (["start"], ["start-activity"]):
-        opts = args[1:]
-        comp = opts[opts.index("-n") + 1] if "-n" in opts[:-1] else ""
-        action = opts[opts.index("-a") + 1] if "-a" in opts[:-1] else ""
-        if not comp and action == "android.settings.SETTINGS":
-            comp = "com.android.settings/.Settings"
-        if not comp or "/" not in comp:
-            ctx.err("Error: Activity not started, unable to resolve Intent\n")
-            return 1
-        pkg, act = comp.split("/", 1)
-        full = pkg + act if act.startswith(".") else act
-        ctx.out(f"Starting: Intent {{ cmp={_short(pkg, full)} }}\n")
-        if "-S" in opts:
-            p.force_stop(pkg)
-        if not p.start_activity(pkg, full):
-            ctx.out(f"Error type 3\nError: Activity class {{{pkg}/{full}}} does not exist.\n")
-            return 1
-        if "-W" in opts:
-            ctx.out(f"Status: ok\nLaunchState: COLD\nActivity: {_short(pkg, full)}\n"
-                    "TotalTime: 412\nWaitTime: 415\nComplete\n")
-        return 0
-    if args[:1] in (["force-stop"], ["kill"]) and len(args) >= 2:
-        p.force_stop(args[-1])
-        return 0
-    ctx.err("Error: unknown command '" + " ".join(args[:1]) + "'\n")
-    return 1
-
-
 def _monkey(ctx: Ctx, args: list[str]) -> int:
     p = ctx.phone
     pkg = args[args.index("-p") + 1] if "-p" in args[:-1] else ""
@@ -312,14 +278,19 @@ def _monkey(ctx: Ctx, args: list[str]) -> int:
 
 
 def _pm(ctx: Ctx, args: list[str]) -> int:
+    installed = ctx.phone.installed
+    if args[:1] in (["install"], ["uninstall"]):
+        return (installer.pm_install if args[0] == "install" else installer.pm_uninstall)(ctx, args[1:])
     if args[:2] == ["list", "packages"]:
         opts = args[2:]
-        if "-3" in opts:
-            return 0  # every app on this image is a system app
         filt = next((a for a in opts if not a.startswith("-")), "")
-        ctx.out("".join(f"package:{n}\n" for n in PACKAGES if filt in n))
+        names = sorted(installed) if "-3" in opts else sorted({*PACKAGES, *installed})  # -3: not the system's
+        ctx.out("".join(f"package:{n}\n" for n in names if filt in n))
         return 0
     if args[:1] == ["path"] and len(args) == 2:
+        if args[1] in installed:
+            ctx.out(f"package:{installed[args[1]]}\n")
+            return 0
         if args[1] not in PACKAGES:
             return 1
         ctx.out(f"package:/system/priv-app/{args[1].rsplit('.', 1)[-1]}/base.apk\n")
@@ -379,7 +350,7 @@ COMMANDS = {
     "echo": _echo, "cat": _cat, "rm": _rm, "ls": _ls, "mkdir": _mkdir, "touch": _touch,
     "sleep": _sleep, "grep": _grep, "head": _head_tail(False), "tail": _head_tail(True),
     "wc": _wc, "getprop": _getprop, "wm": _wm, "input": _input, "screencap": _screencap,
-    "uiautomator": _uiautomator, "am": _am, "monkey": _monkey, "pm": _pm,
+    "uiautomator": _uiautomator, "am": activity_manager.am, "monkey": _monkey, "pm": _pm,
     "settings": _settings, "svc": _svc, "dumpsys": dumpsys.dumpsys, "content": content.content,
     "simctl": simctl.simctl,
     "true": lambda ctx, args: 0, "false": lambda ctx, args: 1, "cd": lambda ctx, args: 0,
