@@ -32,7 +32,8 @@ def respond(request):
     if switch is not None:
         if switch.checked:
             return OperatorDecision(decision="turn it off", actions=[Tap(element=switch.index)])
-        return OperatorDecision(decision="it is off", actions=[Finish()], plan=request.plan.replace("[ ]", "[x]"))
+        done = request.plan.replace("[ ]", "[x]")
+        return OperatorDecision(decision="it is off", actions=[Finish()], plan=done)
     row = screen.find("Bluetooth")
     if row is not None and screen.foreground == "com.android.settings":
         return OperatorDecision(decision="open Bluetooth", actions=[Tap(element=row.index)])
@@ -106,7 +107,7 @@ def test_setup(artemis, page, shop):  # listed after `artemis`: set up before it
 '''
 
 
-def test_each_setup_step_is_recorded_and_seen_by_the_probes_before_the_first_action(pytester: pytest.Pytester):
+def test_each_setup_step_is_recorded_and_seen_by_the_probes_before_the_first_action(pytester):
     pytester.makepyfile(test_seen=SEEN_BEFORE)
     result, cases = run_junit(pytester, "--artemis-device=sim", "-p", "no:randomly")
     case = cases["test_setup"]
@@ -121,6 +122,9 @@ def test_each_setup_step_is_recorded_and_seen_by_the_probes_before_the_first_act
     assert steps["install"]["after"] == "installed com.example.shop"
     assert steps["open_url"]["after"] == "foreground com.android.chrome"
     assert steps["isolate"]["after"] == "foreground com.google.android.apps.nexuslauncher"
+    page = (read_run(case.props["artemis.artifacts"]).dir / "report.html").read_text()
+    section = page[page.index('id="before-run"'):page.index('id="strip"') if 'id="strip"' in page else None]
+    assert "settings put global bluetooth_on 1" in section and "installed com.example.shop" in section
 
 
 ALARM = '''

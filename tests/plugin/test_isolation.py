@@ -97,7 +97,7 @@ def _project(pytester: pytest.Pytester) -> None:
 ORDERS = ["collected", "reversed", "shuffled:1", "shuffled:7"]
 
 
-@pytest.mark.parametrize("order", [pytest.param(o, marks=pytest.mark.slow) if o in ("shuffled:1",) else o
+@pytest.mark.parametrize("order", [pytest.param(o, marks=pytest.mark.slow) if o == "shuffled:1" else o
                                    for o in ORDERS])
 def test_the_examples_and_home_screen_tests_pass_together_in_any_order(pytester, monkeypatch, order):
     _project(pytester)
@@ -108,7 +108,8 @@ def test_the_examples_and_home_screen_tests_pass_together_in_any_order(pytester,
     assert result.ret == 0
 
 
-@pytest.mark.skipif(importlib.util.find_spec("pytest_randomly") is None, reason="pytest-randomly not installed")
+@pytest.mark.skipif(importlib.util.find_spec("pytest_randomly") is None,
+                    reason="pytest-randomly not installed")
 def test_the_same_session_shuffled_by_pytest_randomly(pytester):
     _project(pytester)
     result, cases = run_junit(pytester, "--artemis-device=sim", "-p", "randomly", "--randomly-seed=3",
@@ -151,8 +152,8 @@ def test_a_test_is_told_what_an_earlier_test_left_and_by_whom(pytester: pytest.P
     assert first.props["artemis.outcome"] == "PASSED" and "artemis.found_changed" not in first.props
     assert second.props["artemis.outcome"] == "PASSED", result.stdout.str()
     changed = second.props["artemis.found_changed"]
-    assert "settings global airplane_mode_on: 0 -> 1 (changed by test_left.py::test_1_turns_airplane_mode_on)" \
-        in changed
+    by = "test_left.py::test_1_turns_airplane_mode_on"
+    assert f"settings global airplane_mode_on: 0 -> 1 (changed by {by})" in changed
     events = read_run(second.props["artemis.artifacts"]).events
     assert any(e.kind == "found_state" and any("airplane_mode_on" in c for c in e.fields["changes"])
                for e in events)

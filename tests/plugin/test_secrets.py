@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from plugin_helpers import run_junit
 from PIL import Image
+from plugin_helpers import run_junit
 
 from pytest_artemis.store import read_run
 
@@ -22,21 +22,23 @@ import pytest
 
 from pytest_artemis import probes
 from pytest_artemis.models import ModelSet
-from pytest_artemis.testing import ScriptedModel, finish, on_screen, scripted_agent, tap, type_secret, type_text
+from pytest_artemis.testing import (
+    ScriptedModel, finish, on_screen, scripted_agent, tap, type_secret, type_text,
+)
 
 SEEN = []
 
 
 @pytest.fixture
 def artemis_secrets():
-    return {"username": "%s"}
+    return {"username": "SECRET_VALUE"}
 
 
 @pytest.fixture
 def artemis_model():
-    agent = scripted_agent(tap("Contacts"), tap("Create contact"), type_secret("username", into="First name"),
-                           type_text("555 0199", into="Phone"), tap("Save"), finish(),
-                           goal=on_screen("555 0199"))
+    agent = scripted_agent(tap("Contacts"), tap("Create contact"),
+                           type_secret("username", into="First name"), type_text("555 0199", into="Phone"),
+                           tap("Save"), finish(), goal=on_screen("555 0199"))
     inner = agent.operator
 
     async def respond(request):
@@ -53,7 +55,7 @@ def artemis_model():
 @pytest.mark.verify("The contact 555 0199 is saved", probe=probes.contact_exists(phone="555 0199"))
 def test_login(artemis):
     assert any(r.action.kind == "type_secret" for s in artemis.steps for r in s.results)
-''' % SECRET
+'''.replace("SECRET_VALUE", SECRET)
 
 
 def test_a_secret_is_typed_by_name_and_appears_nowhere(pytester: pytest.Pytester):
@@ -106,7 +108,8 @@ def test_no_secrets_no_secret_instruction(pytester: pytest.Pytester):
             seen = []
 
             async def respond(request):
-                seen.append([m.text for m in request.messages] + [json.dumps(request.schema.model_json_schema())])
+                schema = json.dumps(request.schema.model_json_schema())
+                seen.append([m.text for m in request.messages] + [schema])
                 return (await inner.complete(request.role, request.messages, request.schema,
                                              context=request.context)).value
 
