@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         WindowFocusOutput,
     )
     from pytest_artemis.device import AdbDevice, Device, ProbeKind
+    from pytest_artemis.device.setup import DeviceSetup, SetupFailed, SetupStep
     from pytest_artemis.farm.backend import DeviceLease, LeaseBackend, LeaseError, Survey
     from pytest_artemis.models import LiteLLMModel, ModelSet
     from pytest_artemis.plugin.fixtures import configured_models
@@ -62,6 +63,9 @@ _LAZY: dict[str, str] = {
     "CheckVerdict": "pytest_artemis.contracts",
     "ContentOutput": "pytest_artemis.contracts.probe_outputs",
     "Device": "pytest_artemis.device",
+    "DeviceSetup": "pytest_artemis.device.setup",
+    "SetupFailed": "pytest_artemis.device.setup",
+    "SetupStep": "pytest_artemis.device.setup",
     "DeviceLease": "pytest_artemis.farm.backend",
     "ForegroundOutput": "pytest_artemis.contracts.probe_outputs",
     "ItemSummary": "pytest_artemis.contracts",
@@ -104,6 +108,7 @@ __all__ = [
     "ContentOutput",
     "Device",
     "DeviceLease",
+    "DeviceSetup",
     "ForegroundOutput",
     "ItemSummary",
     "LeaseBackend",
@@ -122,6 +127,8 @@ __all__ = [
     "RunSettings",
     "ScreenView",
     "SettingOutput",
+    "SetupFailed",
+    "SetupStep",
     "StepRecord",
     "Survey",
     "TaskResult",

@@ -18,24 +18,22 @@ REPO = Path(__file__).resolve().parents[1]
 #: The user's vocabulary (docs/getting-started.md, "The public API").
 PUBLIC = [
     "AdbDevice", "AlarmsOutput", "Artemis", "ArtemisOptions", "BatteryOutput", "Bounds", "CheckItem",
-    "CheckVerdict", "ContentOutput", "Device", "DeviceLease", "ForegroundOutput", "ItemSummary",
-    "LeaseBackend", "LeaseError", "LiteLLMModel",
-    "ModelSet", "NotificationsOutput", "PackagesOutput", "ProbeCheck", "ProbeKind", "ProbeOutput",
-    "ProbeSpec", "PropOutput", "RunOutcome", "RunResult", "RunSettings", "ScreenView", "SettingOutput",
-    "StepRecord", "Survey", "TaskResult", "TestTally", "TextOutput", "UIElement", "Unreadable", "UsageError",
+    "CheckVerdict", "ContentOutput", "Device", "DeviceLease", "DeviceSetup", "ForegroundOutput",
+    "ItemSummary", "LeaseBackend", "LeaseError", "LiteLLMModel", "ModelSet", "NotificationsOutput",
+    "PackagesOutput", "ProbeCheck", "ProbeKind", "ProbeOutput", "ProbeSpec", "PropOutput", "RunOutcome",
+    "RunResult", "RunSettings", "ScreenView", "SettingOutput", "SetupFailed", "SetupStep", "StepRecord",
+    "Survey", "TaskResult", "TestTally", "TextOutput", "UIElement", "Unreadable", "UsageError",
     "WindowFocusOutput", "assert_", "configured_models", "probes", "verify"
 ]
 #: Everything for offline tests (docs/testing-with-scripted-model.md).
 TESTING = [
     "Action", "CheckReport", "CitationClaim", "EvidenceScreen", "Finish", "GiveUp", "HonestChecker", "Key",
-    "Launch",
-    "LongPress", "ModelRequestsBlocked", "ModelUnavailable", "ModelVerdict", "OnScreen", "OperatorDecision",
-    "PlanReply", "ScriptExhausted", "ScriptedModel", "ScriptedOperator", "ScriptedReply", "ScriptedRequest",
-    "Scroll", "Step", "Swipe", "Tap", "ToolRequest", "TypeText", "Wait", "back", "block_model_requests",
-    "citations_for",
-    "finish", "give_up", "home", "launch", "long_press", "model_requests_allowed", "on_screen", "press",
-    "quotes",
-    "scripted_agent", "tap", "type_text", "wait"
+    "Launch", "LongPress", "ModelRequestsBlocked", "ModelUnavailable", "ModelVerdict", "OnScreen",
+    "OperatorDecision", "PlanReply", "ScriptExhausted", "ScriptedModel", "ScriptedOperator",
+    "ScriptedReply", "ScriptedRequest", "Scroll", "Step", "Swipe", "Tap", "ToolRequest", "TypeSecret",
+    "TypeText", "Wait", "back", "block_model_requests", "citations_for", "finish", "give_up", "home",
+    "launch", "long_press", "model_requests_allowed", "on_screen", "press", "quotes", "scripted_agent",
+    "tap", "type_secret", "type_text", "wait"
 ]
 #: The modules a user imports from; everything else is internal.
 PUBLIC_MODULES = {"pytest_artemis", "pytest_artemis.junit", "pytest_artemis.probes", "pytest_artemis.testing"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pytest_artemis.models import CallLog, ChatMessage, ImagePart, Model, RequestContext
 
 from .prompts import Scenario, operator_system
-from .schemas import OperatorDecision
+from .schemas import OperatorDecision, operator_schema
 
 
 def operator_messages(scenario: Scenario, user_text: str, image: ImagePart | None) -> list[ChatMessage]:
@@ -24,6 +24,6 @@ async def decide(
     context: RequestContext,
 ) -> OperatorDecision:
     """Ask for this turn's decision; model errors propagate (the engine records the turn either way)."""
-    reply = await model.complete("operator", operator_messages(scenario, user_text, image), OperatorDecision,
-                                 context=context, calls=calls)
+    reply = await model.complete("operator", operator_messages(scenario, user_text, image),
+                                 operator_schema(bool(scenario.secrets)), context=context, calls=calls)
     return reply.value

@@ -16,6 +16,8 @@ class Scenario:
     checks_enabled: bool
     """Some check mechanism is on (midway checkpoints or the final check)."""
     plan_has_checks: bool = False
+    secrets: tuple[str, ...] = ()
+    """The names of the secrets the test gives (the operator may have one typed; no value is ever shown)."""
 
 
 def join(*sections: str) -> str:
@@ -133,11 +135,21 @@ _OPERATOR_OUTPUT = 'Reply with JSON: {"decision": "<one line: what you do and wh
     '"plan": null or "<the whole plan>"}.'
 
 
+_OPERATOR_SECRETS = """\
+Secrets: the test gives values you never see, by name: {names}. To enter one (a password, a login), use
+{{"kind": "type_secret", "name": "NAME", "element": N, "clear": false}}: the harness types the value into
+element N (tapped first to focus it), like "type". Never type a secret's value yourself: you do not know
+it. A field holding one reads [secret:NAME] and is blacked out in the screenshot."""
+
+
 def operator_system(scenario: Scenario) -> str:
-    """The operator's system prompt: the check explainer only when the plan holds check lines."""
+    """The operator's system prompt: the check explainer only when the plan holds check lines, the secrets
+    section only when the test gives secrets."""
+    secrets = _OPERATOR_SECRETS.format(names=", ".join(scenario.secrets)) if scenario.secrets else ""
     return join(
         _OPERATOR_ROLE,
         _OPERATOR_ACTIONS,
+        secrets,
         render_grammar_spec(include_checks=scenario.checks_enabled),
         _OPERATOR_CHECK_EXPLAINER if scenario.plan_has_checks else "",
         _OPERATOR_OUTPUT,

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field, create_model, model_validator
 
-from pytest_artemis.contracts import Action, ProbeSpec, ScreenWhich
+from pytest_artemis.contracts import Action, PlainAction, ProbeSpec, ScreenWhich
 from pytest_artemis.contracts._base import Contract
 
 
@@ -25,6 +25,18 @@ class OperatorDecision(Contract):
     actions: list[Action] = Field(default_factory=list)
     plan: str | None = None
     """The full new plan text (mark subgoals ``[x]`` here), or None to leave the plan unchanged."""
+
+
+PlainOperatorDecision: type[OperatorDecision] = create_model(
+    "OperatorDecision", __base__=OperatorDecision, __doc__=OperatorDecision.__doc__,
+    actions=(list[PlainAction], Field(default_factory=list)))  # type: ignore[valid-type]
+"""One operator turn of a test that gives no secrets: its schema offers no ``type_secret`` (no dead
+instruction), under the same name."""
+
+
+def operator_schema(secrets: bool) -> type[OperatorDecision]:
+    """The operator's reply schema: ``type_secret`` is offered only when the test gives secrets."""
+    return OperatorDecision if secrets else PlainOperatorDecision
 
 
 ToolName = Literal["step_detail", "step_screenshot", "read_plan", "probe_device", "live_screen"]

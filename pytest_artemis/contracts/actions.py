@@ -68,6 +68,18 @@ class TypeText(Contract):
     """Empty the field first: the cursor to the end, then one DEL per character the field shows."""
 
 
+class TypeSecret(Contract):
+    """Type one of the test's secrets, by its name: the harness types the value, which no model ever sees
+    (a field holding it reads ``[secret:NAME]``). Like ``type``, it appends unless ``clear``."""
+
+    kind: Literal["type_secret"] = "type_secret"
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z][A-Za-z0-9_]*$")
+    element: int | None = Field(default=None, ge=0)
+    """Tap this element first to focus it (optional)."""
+    clear: bool = False
+    """Empty the field first, as ``type`` does."""
+
+
 class Key(Contract):
     """Press a key."""
 
@@ -105,8 +117,13 @@ class GiveUp(Contract):
     reason: str = Field(min_length=1)
 
 
-Action = Annotated[
+PlainAction = Annotated[
     Tap | LongPress | Swipe | Scroll | TypeText | Key | Launch | Wait | Finish | GiveUp,
+    Field(discriminator="kind"),
+]
+"""The operator's actions when the test gives no secrets (what its reply schema offers then)."""
+Action = Annotated[
+    Tap | LongPress | Swipe | Scroll | TypeText | TypeSecret | Key | Launch | Wait | Finish | GiveUp,
     Field(discriminator="kind"),
 ]
 

@@ -170,6 +170,11 @@ class AdbDevice:
                                       command=_quote(argv), output=text, exit_code=code)
         return text
 
+    def push(self, data: bytes, remote: str) -> None:
+        """Write ``data`` to the file ``remote`` on the device (the sync service, as ``adb push`` does)."""
+        with self._errors(f"push {remote}"):
+            self._wire.push(data, remote, self._timeout)
+
     # -- screen -------------------------------------------------------------------------------
 
     def _screenshot_once(self) -> Capture:

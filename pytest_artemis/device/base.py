@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
@@ -108,6 +109,16 @@ class Device(Protocol):
         ...
 
     def current_app(self) -> str: ...
+
+    def check(self, argv: Sequence[str], *, timeout: float | None = None) -> str:
+        """Run one shell command (argv, each word passed unchanged) and return its output; a non-zero
+        exit raises ``DeviceCommandFailed`` with that output. For the harness's deterministic device steps
+        (``DeviceSetup``): never the agent's way to act."""
+        ...
+
+    def push(self, data: bytes, remote: str) -> None:
+        """Write ``data`` to the file ``remote`` on the device (``adb push``: the sync service)."""
+        ...
 
     def probe(self, kind: str, **params: str) -> ProbeResult: ...
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import struct
 import time
 
 import adbutils
@@ -70,6 +71,31 @@ class AdbWire:
                 chunks += chunk
         finally:
             close(conn)
+
+
+    def push(self, data: bytes, remote: str, budget: float, mode: int = 0o644) -> None:
+        """Write ``data`` to ``remote`` through the sync service (``SEND``, ``DATA``…, ``DONE``), within
+        ``budget`` seconds; a refusal (a read-only path) raises ``adbutils.AdbError`` with the device's
+        reason."""
+        conn = self.open("sync:", budget)
+        try:
+            conn.conn.settimeout(budget)
+            spec = f"{remote},{0o100000 | mode}".encode()
+            conn.conn.sendall(b"SEND" + struct.pack("<I", len(spec)) + spec)
+            for start in range(0, len(data), _SYNC_CHUNK):
+                chunk = data[start:start + _SYNC_CHUNK]
+                conn.conn.sendall(b"DATA" + struct.pack("<I", len(chunk)) + chunk)
+            conn.conn.sendall(b"DONE" + struct.pack("<I", int(time.time())))
+            status, size = conn.read(4), struct.unpack("<I", conn.read(4))[0]
+            if status != b"OKAY":
+                said = conn.read(size).decode("utf-8", errors="replace") if status == b"FAIL" else ""
+                raise adbutils.AdbError(f"push {remote}: {said or repr(status)}")
+        finally:
+            close(conn)
+
+
+_SYNC_CHUNK = 64 * 1024
+"""The most a sync ``DATA`` message may carry."""
 
 
 def close(conn: AdbConnection) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_artemis.contracts import (
     Action,
@@ -13,10 +13,14 @@ from pytest_artemis.contracts import (
     Point,
     ResolvedElement,
     ScreenView,
+    TypeSecret,
     TypeText,
     UIElement,
 )
 from pytest_artemis.device import Device, DeviceCommandFailed, DeviceError
+
+if TYPE_CHECKING:
+    from .secrets import SecretBook
 
 
 class ActionRefused(Exception):
@@ -69,7 +73,9 @@ def _done(
                         cleared=cleared)
 
 
-def perform(device: Device, view: ScreenView, action: Action) -> ActionResult:
+def perform(
+    device: Device, view: ScreenView, action: Action, secrets: SecretBook | None = None
+) -> ActionResult:
     """Run one action (blocking); returns what was done, as data. Raises ActionRefused or DeviceError."""
     if action.kind in ("tap", "long_press"):
         at, element, where = _point(view, action.element, action.x, action.y)
@@ -80,6 +86,8 @@ def perform(device: Device, view: ScreenView, action: Action) -> ActionResult:
         return _done(action, f"{action.kind} {where}", at=at, element=element)
     if action.kind == "type":
         return _type(device, view, action)
+    if action.kind == "type_secret":
+        return _type_secret(device, view, action, secrets)
     if action.kind in ("swipe", "scroll"):
         if action.kind == "swipe":
             x1, y1, x2, y2 = action.x1, action.y1, action.x2, action.y2
@@ -104,13 +112,14 @@ def perform(device: Device, view: ScreenView, action: Action) -> ActionResult:
     return _done(action, "finish claimed (a claim, not evidence)")
 
 
-def _field(view: ScreenView, action: TypeText) -> UIElement:
+def _field(view: ScreenView, action: TypeText | TypeSecret) -> UIElement:
     """The field a clearing ``type`` empties: its target, else the focused element of this screen."""
     if action.element is not None:
         return _element(view, action.element)
     focused = next((e for e in view.elements if e.focused), None)
     if focused is None:
-        raise ActionRefused("type with clear needs its field: give its element (no field is focused)")
+        what = "type with clear" if action.kind == "type" else "type_secret"
+        raise ActionRefused(f"{what} needs its field: give its element (no field is focused)")
     return focused
 
 
@@ -134,6 +143,29 @@ def _type(device: Device, view: ScreenView, action: TypeText) -> ActionResult:
     return _done(action, detail, at=focus, element=element, typed=action.text, cleared=cleared)
 
 
+def _type_secret(device: Device, view: ScreenView, action: TypeSecret, secrets: SecretBook | None
+                 ) -> ActionResult:
+    """Focus and clear as ``type`` does, then type the secret's value; the result names the secret and its
+    length, never the value (``typed`` stays None)."""
+    value = secrets.value(action.name) if secrets is not None else None
+    if secrets is None or value is None:
+        known = ", ".join(secrets.names) if secrets is not None and secrets.names else "none"
+        raise ActionRefused(f"no secret named {action.name!r} (the test gives: {known})")
+    field = _field(view, action)  # the field to mask from now on: its target, else the focused one
+    focus, element, where = None, None, ""
+    if action.element is not None:
+        focus, element, where = _point(view, action.element, None, None)
+        device.tap(focus.x, focus.y)
+    cleared = None
+    if action.clear:
+        cleared = len(field.text)
+        device.clear_text(cleared)
+    device.type_text(value)
+    secrets.typed_into(field)
+    detail = f"typed the secret {action.name!r} ({len(value)} chars){' into ' + where if where else ''}"
+    return _done(action, detail, at=focus, element=element, cleared=cleared)
+
+
 def _refused(action: Action, exc: Exception) -> ActionResult:
     return ActionResult(action=action, ok=False, refused=True, detail=f"device refused: {exc}")
 
@@ -151,7 +183,8 @@ class Executed(NamedTuple):
     """The device error that stopped execution."""
 
 
-async def execute(device: Device, view: ScreenView, actions: Sequence[Action]) -> Executed:
+async def execute(device: Device, view: ScreenView, actions: Sequence[Action],
+                  secrets: SecretBook | None = None) -> Executed:
     """Run actions in order: stop at a refused one (later ones are refused too), at ``finish`` or at
     ``give_up``."""
     results: list[ActionResult] = []
@@ -168,7 +201,7 @@ async def execute(device: Device, view: ScreenView, actions: Sequence[Action]) -
             results.append(perform(device, view, action))
             continue
         try:
-            result = await asyncio.to_thread(perform, device, view, action)
+            result = await asyncio.to_thread(perform, device, view, action, secrets)
         except ActionRefused as exc:
             refused = True
             results.append(ActionResult(action=action, ok=False, refused=True, detail=str(exc)))

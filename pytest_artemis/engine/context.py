@@ -41,7 +41,8 @@ def recent_history(svc: RunServices, run: RunProgress) -> tuple[str, ...]:
 
 
 def operator_scenario(svc: RunServices, run: RunProgress) -> Scenario:
-    return Scenario(checks_enabled=svc.config.checks_enabled, plan_has_checks=plan_has_checks(run.plan_text))
+    return Scenario(checks_enabled=svc.config.checks_enabled, plan_has_checks=plan_has_checks(run.plan_text),
+                    secrets=svc.secrets.names if svc.secrets is not None else ())
 
 
 def user_check_placement(svc: RunServices, run: RunProgress) -> str:

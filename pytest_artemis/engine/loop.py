@@ -109,7 +109,7 @@ async def operator_turn(svc: RunServices, run: RunProgress, scheduler: Checkpoin
         _plan_write(svc, run, turn, decision.plan)
     actions = tuple(decision.actions) if decision else ()
     run.acting = turn.number if actions else run.acting
-    executed = await execute(svc.device, screen.view, actions)
+    executed = await execute(svc.device, screen.view, actions, svc.secrets)
     results, finish, refused = executed.results, executed.finish, executed.refused
     device_error = executed.error
     if executed.gave_up:

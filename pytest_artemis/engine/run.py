@@ -9,7 +9,7 @@ import contextvars
 import logging
 import time
 import traceback
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Coroutine, Mapping
 from typing import TYPE_CHECKING
 
 from pytest_artemis.agents.planner import ask_plan
@@ -39,6 +39,7 @@ from .config import RunConfig
 from .loop import drive
 from .observer import GuardedObserver, NullObserver, ObserverFailed, RunObserver
 from .replay import Replay, ReplayMismatch
+from .secrets import SecretBook
 from .state import RunProgress, RunServices
 from .stopping import blocked_reason, run_stop
 
@@ -60,12 +61,14 @@ def run_task(
     observer: RunObserver | None = None,
     ocr: OcrEngine | None = None,
     replay: Replay | None = None,
+    secrets: Mapping[str, str] | None = None,
 ) -> RunOutcome:
     """Run ``spec`` to its outcome (blocking). See ``run_task_async``.
 
     Called from inside a running event loop, the run gets its own loop in a worker thread.
     """
-    coro = run_task_async(spec, device, models, config, journal, observer=observer, ocr=ocr, replay=replay)
+    coro = run_task_async(spec, device, models, config, journal, observer=observer, ocr=ocr, replay=replay,
+                          secrets=secrets)
     try:
         asyncio.get_running_loop()
         in_loop = True
@@ -105,6 +108,7 @@ async def run_task_async(
     observer: RunObserver | None = None,
     ocr: OcrEngine | None = None,
     replay: Replay | None = None,
+    secrets: Mapping[str, str] | None = None,
 ) -> RunOutcome:
     """Plan, operate, check and settle; close ``journal`` with the outcome and return it.
 
@@ -116,11 +120,14 @@ async def run_task_async(
     known, and propagates.
     With ``replay`` the first plan and operator decisions come from its recording while the screen
     matches it (verdicts never).
+    With ``secrets`` (name → value) the operator may have the harness type one by name; no model request
+    and no artifact holds a value (``secrets.SecretBook``).
     """
     header = journal.header
     run = RunProgress.start(config)
+    book = SecretBook(secrets) if secrets else None
     svc = RunServices.start(spec, config, device, models, journal, ocr=ocr, replay=replay,
-                            observer=GuardedObserver(observer or NullObserver()),
+                            observer=GuardedObserver(observer or NullObserver()), secrets=book,
                             calls=CallLog(header.run_id, lambda record: run.count_call(record, journal)))
     scheduler = CheckpointScheduler(checkpoint_runner(svc, run), concurrency=config.check_concurrency,
                                     timeout_s=attempt_limit_s(config))

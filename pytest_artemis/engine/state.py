@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from pytest_artemis.device.ocr import OcrEngine
 
     from .replay import Replay
+    from .secrets import SecretBook
 
 
 @dataclass(frozen=True)
@@ -62,16 +63,26 @@ class RunServices:
     ocr: OcrEngine | None = None
     replay: Replay | None = None
     """Where the first plan and operator decisions may come from instead of the models."""
+    secrets: SecretBook | None = None
+    """The test's secrets: ``device`` and ``models`` are then the masked ones."""
 
     @classmethod
     def start(
         cls, spec: TaskSpec, config: RunConfig, device: Device, models: ModelSet, journal: RunJournal, *,
         observer: RunObserver, calls: CallLog, ocr: OcrEngine | None = None, replay: Replay | None = None,
+        secrets: SecretBook | None = None,
     ) -> RunServices:
-        """The services of a new run: its recorded screens and vacuity baselines start empty."""
+        """The services of a new run: its recorded screens and vacuity baselines start empty; with
+        ``secrets`` the device and the models are seen through them (``secrets.MaskedDevice``)."""
+        if secrets is not None:
+            from .secrets import MaskedDevice, masked_models
+
+            device, models = MaskedDevice(device, secrets), masked_models(models, secrets)
+            for value in map(secrets.value, secrets.names):
+                journal.redactor.add(value)
         return cls(spec=spec, config=config, device=device, models=models, journal=journal, observer=observer,
                    calls=calls, screens=RecordedScreens(journal.dir, ocr), vacuity=Vacuity(),
-                   folding=Folding(), item_ids=ItemIds(), ocr=ocr, replay=replay)
+                   folding=Folding(), item_ids=ItemIds(), ocr=ocr, replay=replay, secrets=secrets)
 
     @property
     def run_id(self) -> str:

@@ -6,7 +6,7 @@ leased in its place, the handle's calls go to the new one from the next test on.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from pytest_artemis.device.base import Device
@@ -83,6 +83,12 @@ class LeasedDevice(Device):
 
     def current_app(self) -> str:
         return self._current().current_app()
+
+    def check(self, argv: Sequence[str], *, timeout: float | None = None) -> str:
+        return self._current().check(argv, timeout=timeout)
+
+    def push(self, data: bytes, remote: str) -> None:
+        self._current().push(data, remote)
 
     def probe(self, kind: str, **params: str) -> ProbeResult:
         return self._current().probe(kind, **params)

@@ -25,6 +25,8 @@ MARKER_LINES = (
     "failed -> FAILED",
     "artemis(**settings): this test's run settings, e.g. artemis(max_steps=8, final_check=False, "
     "unchecked='fail'); names as in pytest_artemis.RunSettings",
+    "artemis_setup(**preconditions): device steps the harness performs and records before the run, e.g. "
+    "artemis_setup(settings={'global': {'bluetooth_on': 1}}, launch='com.android.settings')",
 )
 
 
@@ -122,6 +124,12 @@ def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | py
         return item
     from pytest_artemis.spec.marker_rules import MarkerProblem, check_marks
 
+    if "artemis_setup" in names:
+        problem = _setup_problem(item)
+        if problem is not None:
+            return InvalidMarkers.from_parent(collector, name=item.name,
+                                              message=f"artemis marker error: {item.nodeid}: {problem}")
+
     # The marker rules in plain Python: the typed TaskSpec is built when the test runs (the `artemis`
     # fixture), so collecting marked tests does not load the typed layer for them.
     try:
@@ -146,6 +154,24 @@ def _checked(collector: pytest.Collector, item: pytest.Item) -> pytest.Item | py
         return InvalidMarkers.from_parent(collector, name=item.name, message=f"artemis marker error: "
                                           f"{item.nodeid}: {exc}")
     return item
+
+
+def _setup_problem(item: pytest.Item) -> str | None:
+    """What is wrong with the item's ``artemis_setup`` marks (an unknown precondition, a bad value, or no
+    fixture that applies them), or None."""
+    from pytest_artemis.spec.marker_rules import MarkerProblem
+    from pytest_artemis.spec.setup_marker import setup_arguments
+
+    from .before_run import SETUP_FIXTURE, setup_marks
+
+    if SETUP_FIXTURE not in getattr(item, "fixturenames", ()):
+        return "an artemis_setup marker, but the test requests neither `artemis` nor `artemis_setup`, " \
+               "which apply it"
+    try:
+        setup_arguments(setup_marks(item))  # type: ignore[arg-type]
+    except MarkerProblem as exc:
+        return str(exc)
+    return None
 
 
 @pytest.hookimpl(wrapper=True)

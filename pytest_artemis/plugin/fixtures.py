@@ -1,5 +1,6 @@
-"""Fixtures: ``artemis_device`` (session lease), ``artemis_model`` and ``artemis_settings`` (overridable) →
-``artemis`` (the run).
+"""Fixtures: ``artemis_device`` (session lease) → ``artemis_setup`` (the test's device: reset, isolated, its
+preconditions recorded) → ``artemis`` (the run); ``artemis_model``, ``artemis_settings`` and
+``artemis_secrets`` are overridable.
 
 Defining them costs nothing: what they run (contracts, engine, models) is imported when a test requests
 them, so a session without artemis tests never loads it.
@@ -12,10 +13,13 @@ from typing import TYPE_CHECKING
 import pytest
 
 from .options import ArtemisOptions, options_key
-from .state import farm_of, probe_table_of, session_settings_of, settings_key
+from .state import farm_of, probe_table_of, session_settings_of, settings_key, spec_key
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from pytest_artemis.device.base import Device
+    from pytest_artemis.device.setup import DeviceSetup
     from pytest_artemis.models import ModelSet
 
     from .result import Artemis
@@ -108,37 +112,93 @@ def artemis_settings(pytestconfig: pytest.Config) -> RunSettings:
 
 
 @pytest.fixture
-def artemis(
-    request: pytest.FixtureRequest, artemis_device: Device, artemis_model: ModelSet,
-    artemis_settings: RunSettings,
-) -> Artemis:
-    """Runs the test's ``goal`` (markers) on the leased device in setup and returns the result.
+def artemis_secrets() -> Mapping[str, str]:
+    """Values the harness types for the operator when it asks for one by name (``type_secret``): a login,
+    a password. No model sees a value and no artifact, report or recording holds one. None by default;
+    override it (conftest, module or test) to give some::
 
-    BLOCKED and ERROR are raised here (setup: JUnit ``<error>``); FAILED and UNCHECKED are applied
-    after the test body. Without a goal marker, use ``artemis.run(goal, checks=[...])`` in the body.
+        @pytest.fixture
+        def artemis_secrets():
+            return {"password": os.environ["SHOP_PASSWORD"]}
     """
-    from pytest_artemis.contracts import UsageError
+    return {}
 
+
+@pytest.fixture
+def artemis_setup(
+    request: pytest.FixtureRequest, artemis_device: Device, artemis_settings: RunSettings,
+) -> DeviceSetup:
+    """The test's device, before its run: reset (the ``reset`` setting), isolated (the home screen in
+    front, the apps earlier tests opened stopped, their data kept), the ``artemis_setup`` marker's
+    preconditions applied. Request it in your own fixtures for more: each method (``put_setting``,
+    ``install``, ``grant``, ``launch``, ``open_url``, ``add_contact``, ``set_alarm`` …) is a device step
+    the harness performs and records; every such fixture is set up before the run, in any order."""
+    from pytest_artemis.contracts import InfrastructureError, UsageError
+    from pytest_artemis.device.setup import DeviceSetup, SetupFailed
+    from pytest_artemis.spec.marker_rules import MarkerProblem
+
+    from . import before_run
     from .collection import item_spec
     from .junit import set_properties
-    from .result import Artemis
-    from .rulings import raise_in_setup
-    from .runner import run_for_item
     from .settings import item_settings, settings_marks
 
     item = request.node
-    options = request.config.stash[options_key]
     set_properties(item, {"artemis.device": artemis_device.name})
     try:
         settings = item_settings(artemis_settings, settings_marks(item))
         spec = item_spec(item)  # collection checked the marker rules; the typed spec is built here
     except UsageError as exc:
         pytest.fail(f"ERROR: {exc}", pytrace=False)
-    item.stash[settings_key] = settings
-    result = Artemis(item, artemis_device, artemis_model, options, settings)
+    item.stash[settings_key], item.stash[spec_key] = settings, spec
+    setup = DeviceSetup(artemis_device, on_step=lambda step: before_run.note_step(item.config, step))
+    before_run.reset_device(item, setup, settings.reset, spec.app if spec is not None else None)
+    try:
+        if settings.isolation:
+            before_run.isolate(item.config, setup)
+        item.stash[before_run.found_key] = before_run.read_found_state(item, artemis_device)
+        before_run.apply_marker(item, setup)
+    except InfrastructureError as exc:
+        set_properties(item, {"artemis.infra": f"{exc.infra_kind}/{type(exc).__name__}"})
+        pytest.fail(f"ERROR: infrastructure failure ({exc.infra_kind}) {type(exc).__name__} before the run: "
+                    f"{exc}", pytrace=False)
+    except (SetupFailed, MarkerProblem, ValueError, TypeError) as exc:
+        pytest.fail(f"ERROR: artemis_setup on {artemis_device.name}: {exc}", pytrace=False)
+    return setup
+
+
+@pytest.fixture
+def artemis(
+    request: pytest.FixtureRequest, artemis_device: Device, artemis_model: ModelSet,
+    artemis_setup: DeviceSetup, artemis_secrets: Mapping[str, str],
+) -> Artemis:
+    """Runs the test's ``goal`` (markers) on the leased device in setup and returns the result.
+
+    Every fixture of the test that uses ``artemis_setup`` is set up first, so the order is always lease →
+    reset → setup → baseline → run. BLOCKED and ERROR are raised here (setup: JUnit ``<error>``); FAILED and
+    UNCHECKED are applied after the test body. Without a goal marker, use ``artemis.run(goal,
+    checks=[...])`` in the body.
+    """
+    from pytest_artemis.contracts import UsageError
+    from pytest_artemis.engine.secrets import check_secrets
+
+    from .before_run import setup_fixtures_first
+    from .result import Artemis
+    from .rulings import raise_in_setup
+    from .runner import run_for_item
+
+    item = request.node
+    options = request.config.stash[options_key]
+    try:
+        secrets = check_secrets(artemis_secrets)
+    except UsageError as exc:
+        pytest.fail(f"ERROR: {exc}", pytrace=False)
+    setup_fixtures_first(request, "artemis")
+    settings, spec = item.stash[settings_key], item.stash[spec_key]
+    result = Artemis(item, artemis_device, artemis_model, options, settings, setup=artemis_setup,
+                     secrets=secrets)
     if spec is not None:
         run = result.add_run(run_for_item(item, spec, artemis_device, artemis_model, options, settings,
-                                          when="setup"))
+                                          when="setup", setup=artemis_setup, secrets=secrets))
         raise_in_setup(run.ruling)
     return result
 

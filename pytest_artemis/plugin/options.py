@@ -92,6 +92,9 @@ OPTIONS: tuple[OptionDef, ...] = (
               "goal's app: data cleared and force-stopped), `full` (the whole device back to its "
               "initial state, where the device supports it: the simulated phone does).", kind="choice",
               default="none", choices=("none", "app", "full")),
+    OptionDef("no_isolation", "Do not isolate tests: by default each test starts on the home screen with the "
+              "apps earlier tests brought to the front force-stopped (their data kept).", kind="flag",
+              default=False),
     OptionDef("ocr", "OCR engine fused into the screen elements.", kind="choice", default="none",
               choices=("none", "rapidocr", "easyocr")),
     OptionDef("check_timeout", "Seconds one check may take before it is inconclusive.", kind="float",
@@ -173,6 +176,7 @@ class ArtemisOptions:
     runner: str | None
     keep: Literal["all", "failed", "none"]
     reset: Literal["none", "app", "full"]
+    no_isolation: bool
     ocr: Literal["none", "rapidocr", "easyocr"]
     check_timeout: float
     settle_timeout: float

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +20,7 @@ from .state import probe_table_of
 
 if TYPE_CHECKING:
     from pytest_artemis.device.base import Device
+    from pytest_artemis.device.setup import DeviceSetup
     from pytest_artemis.models import ModelSet
 
 
@@ -33,15 +34,19 @@ class Artemis:
 
     def __init__(
         self, item: pytest.Item, device: Device, models: ModelSet, options: ArtemisOptions,
-        settings: RunSettings,
+        settings: RunSettings, *, setup: DeviceSetup | None = None, secrets: Mapping[str, str] = {},
     ) -> None:
         self._item = item
         self._models = models
         self._options = options
+        self._secrets = dict(secrets)
         self.settings: RunSettings = settings
         """The settings this test's runs use (session options, ``artemis_settings``, ``artemis`` marker)."""
         self.device: Device = device
         """The leased device (``.serial``, ``.probe(kind, **params)``, ``.screenshot()`` …)."""
+        self.setup: DeviceSetup | None = setup
+        """The test's recorded setup steps (``artemis_setup``): steps taken from the body are journaled by
+        the next ``run()``."""
         self.runs: list[RunResult] = []
         """Every run of this test, in order."""
 
@@ -87,7 +92,7 @@ class Artemis:
         except UsageError as exc:
             pytest.fail(f"artemis.run(): {exc}", pytrace=False)
         return self.add_run(run_for_item(self._item, spec, self.device, self._models, self._options,
-                                         self.settings, when="call"))
+                                         self.settings, when="call", setup=self.setup, secrets=self._secrets))
 
     def add_run(self, result: RunResult) -> RunResult:
         """Record a finished run (the fixture's setup run, or one from ``run()``); its verdict counts."""

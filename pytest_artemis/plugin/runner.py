@@ -5,19 +5,22 @@ from __future__ import annotations
 import re
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import pytest
 
 from pytest_artemis.contracts import CheckVerdict, RunOutcome, StepRecord, TaskSpec
 
+from .before_run import found_key, note_launched
 from .breaker import ProviderBreaker, breaker_key
 from .interrupted import running
 from .junit import add_section, outcome_properties, section_text, set_properties
 from .options import ArtemisOptions
 from .progress import Progress
+from .redaction import session_redactor
 from .rulings import ArtemisOutcome, Ruling, rule
 from .settings import RunSettings
 from .timeout import run_deadline
@@ -25,10 +28,11 @@ from .timeout import run_deadline
 if TYPE_CHECKING:
     from pytest_artemis.device.base import Device
     from pytest_artemis.device.ocr import OcrEngine
+    from pytest_artemis.device.setup import DeviceSetup
     from pytest_artemis.engine.config import RunConfig
     from pytest_artemis.engine.replay import Replay
     from pytest_artemis.models import ModelSet
-    from pytest_artemis.store import Redactor, RunHeader
+    from pytest_artemis.store import Redactor, RunHeader, RunJournal
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -107,10 +111,11 @@ def _header(spec: TaskSpec, device: Device, models: ModelSet, config: RunConfig)
 
 def run_for_item(
     item: pytest.Item, spec: TaskSpec, device: Device, models: ModelSet, options: ArtemisOptions,
-    settings: RunSettings, *, when: str,
+    settings: RunSettings, *, when: str, setup: DeviceSetup | None = None, secrets: Mapping[str, str] = {},
 ) -> RunResult:
     """Run ``spec`` for ``item`` with the test's ``settings``, then record properties, the report section
-    and the hooks.
+    and the hooks. The setup steps taken since the last run (``setup``) are journaled first, then what the
+    test found changed by earlier tests; ``secrets`` are typed by name and redacted everywhere.
 
     Properties and the ``stdout [artemis]`` section are written before returning, so they are there
     whatever the caller raises next.
@@ -129,12 +134,13 @@ def run_for_item(
     config = settings.run_config(run_deadline(item, settings.time_budget))
     redactor = Redactor.from_environment()
     redactor.add(options.api_key)
+    for value in secrets.values():
+        redactor.add(value)
+        session_redactor(item.config).add(value)  # pytest's own reports of this test, too
     header = _header(spec, device, models, config)
-    _reset(item, device, settings.reset, spec.app)  # before the journal: a failed reset leaves no open run
     journal = RunJournal.create(artifacts_dir_for(options, item.nodeid), header, redactor=redactor)
     set_properties(item, {"artemis.artifacts": str(journal.dir), "artemis.execution": "running"})
-    if settings.reset != "none":
-        journal.append_event("device_reset", scope=settings.reset, app=spec.app)
+    found = journal_setup(item, journal, setup)
     progress = Progress(item.config, redactor.redact)
     progress.start(spec, device.name)
     observer = PluginObserver(item, progress, spec, device, journal.dir)
@@ -144,7 +150,7 @@ def run_for_item(
         # The lock marks the run as alive; a later session finds it interrupted if the process dies.
         with running(journal.dir), call_deadline(config.deadline):  # a call ends with the run's budget
             outcome = run_task(spec, device, models, config, journal, observer=observer, ocr=ocr,
-                               replay=replay)
+                               replay=replay, secrets=secrets)
     except ObserverFailed as failed:  # one of our hooks raised: recorded, then it propagates as it is
         _record_crash(item, when, failed.outcome, observer, journal.dir, redactor)
         raise failed.error from None
@@ -153,6 +159,7 @@ def run_for_item(
             _record_crash(item, when, observer.outcome, observer, journal.dir, redactor)
         raise
     breaker.note(item.nodeid, outcome)
+    note_launched(item.config, {s.foreground for s in observer.steps})
     replayed = redactor.redact(replay.finish(outcome)) if replay is not None else ""
     if replay is not None:
         status = replay.status + (",stale" if replay.stale else "")
@@ -164,11 +171,33 @@ def run_for_item(
     set_properties(item, outcome_properties(outcome))
     text = section_text(outcome, result.verdicts, journal.dir, ruling.word)
     text += f"{replayed}\n" if replayed else ""
+    text += "".join(f"found changed by an earlier test: {change}\n" for change in found)
     add_section(item, when, redactor.redact(text))
     progress.finish(outcome, ruling.word)
     item.config.hook.pytest_artemis_run_finish(item=item, outcome=outcome, artifacts=journal.dir,
                                                word=ruling.word)
     return result
+
+
+def journal_setup(item: pytest.Item, journal: RunJournal, setup: DeviceSetup | None) -> list[str]:
+    """Journal the setup steps taken since the last run, and (at the test's first run) what it found
+    changed by earlier tests that its own setup did not set; the latter are returned (and a property)."""
+    if setup is None:
+        return []
+    steps = setup.take_new()
+    for step in steps:
+        journal.append_event("setup_step", step=step)
+    if found_key not in item.stash:
+        return []
+    from .found_state import not_touched
+
+    touched = {key for step in setup.steps for key in step.touches}
+    found = not_touched(item.stash[found_key], touched)
+    del item.stash[found_key]
+    if found:
+        journal.append_event("found_state", changes=found)
+        set_properties(item, {"artemis.found_changed": "; ".join(found)})
+    return found
 
 
 def _load(models: ModelSet) -> None:
@@ -192,29 +221,6 @@ def _record_crash(
         set_properties(item, outcome_properties(outcome))
         add_section(item, when, redactor.redact(section_text(outcome, observer.verdicts, artifacts, "ERROR")))
     render_report(item, artifacts, "ERROR")
-
-
-def _reset(item: pytest.Item, device: Device, scope: Literal["none", "app", "full"], app: str | None) -> None:
-    """The test's device reset policy, before the run starts (an ERROR naming the policy if it fails).
-
-    A device that fails the reset (dead, hung) is an infrastructure failure like any failed device call:
-    its ``artemis.infra`` tells the farm to check the device and quarantine it after this test.
-    """
-    if scope == "none":
-        return
-    from pytest_artemis.contracts import ArtemisError, InfrastructureError
-
-    try:
-        device.reset(scope, app)
-    except InfrastructureError as exc:
-        kind, error = exc.infra_kind, type(exc).__name__
-        set_properties(item, {"artemis.infra": f"{kind}/{error}"})
-        said = str(exc).removeprefix(f"{device.name}: ")
-        raise ArtemisOutcome(f"ERROR: infrastructure failure ({kind}) {error} on device {device.name}: "
-                             f"device reset ({scope}) failed: {said}", pytrace=False) from None
-    except ArtemisError as exc:
-        raise ArtemisOutcome(f"ERROR: device reset ({scope}) on {device.name} failed: {exc}",
-                             pytrace=False) from None
 
 
 def _replay(

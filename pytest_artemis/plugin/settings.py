@@ -74,7 +74,9 @@ class RunSettings(Contract):
     checker_max_iterations: int = Field(default=3, ge=1)
     """Checker rounds per judgement."""
     reset: Literal["none", "app", "full"] = "none"
-    """Device state before each run: keep it, reset the goal's app, or the whole device."""
+    """Device state before each test: keep it, reset the goal's app, or the whole device."""
+    isolation: bool = True
+    """Start each test on the home screen, the apps earlier tests brought to the front force-stopped."""
     replay: Literal["off", "auto", "only", "record"] = "off"
     """Replay recorded operator decisions while the screen matches the recording."""
 
@@ -117,7 +119,7 @@ class RunSettings(Contract):
 
 
 _NEGATED = {"midway_checks": "no_midway_checks", "final_check": "no_final_check",
-            "checker_probes": "no_checker_probes"}
+            "checker_probes": "no_checker_probes", "isolation": "no_isolation"}
 """Settings whose session option is a ``--artemis-no-…`` flag."""
 
 SETTING_NAMES: tuple[str, ...] = tuple(RunSettings.model_fields)

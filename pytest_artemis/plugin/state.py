@@ -14,18 +14,22 @@ import pytest
 from .options import options_key
 
 if TYPE_CHECKING:
+    from pytest_artemis.contracts import TaskSpec  # noqa: F401 (a StashKey's type)
     from pytest_artemis.device.probe_table import ProbeTable
 
     from .lease import DeviceFarm
     from .settings import RunSettings
 
-MARKER_NAMES = ("goal", "verify", "assert_", "artemis")
-"""Every marker the plugin reads: the three of a goal's spec and the per-test settings marker."""
+MARKER_NAMES = ("goal", "verify", "assert_", "artemis", "artemis_setup")
+"""Every marker the plugin reads: the three of a goal's spec, the per-test settings marker and the
+preconditions marker."""
 
 session_settings_key = pytest.StashKey["RunSettings"]()
 """The session-wide settings (``config.stash``), from the resolved options."""
 settings_key = pytest.StashKey["RunSettings"]()
 """The settings the item's runs use (``item.stash``, set by the ``artemis`` fixture)."""
+spec_key = pytest.StashKey["TaskSpec | None"]()
+"""The item's goal spec from its markers (``item.stash``, set by the ``artemis_setup`` fixture)."""
 probe_table_key = pytest.StashKey["ProbeTable"]()
 """The session's probe table: the built-ins plus ``pytest_artemis_probe_specs`` kinds."""
 farm_key = pytest.StashKey["DeviceFarm"]()

@@ -240,6 +240,9 @@ def describe(action: Action) -> str:
         case "type":
             target = f" into #{action.element}" if action.element is not None else ""
             return f"type “{action.text}”{target}"
+        case "type_secret":
+            target = f" into #{action.element}" if action.element is not None else ""
+            return f"type the secret {action.name!r}{target}"
         case "key":
             return f"key {action.key}"
         case "launch":

@@ -8,6 +8,7 @@ from pytest_artemis.contracts import outcome_word
 from pytest_artemis.store import JournalCorrupt, RunRecord, read_run
 
 from .banner import banner
+from .before_run import before_run_section
 from .index_page import SESSION_JS
 from .markup import dl, esc, fmt_duration, fmt_time, page, section, tag, write_atomic
 from .reasons import Reason, reason
@@ -99,6 +100,7 @@ def _body(record: RunRecord, word: str, nav: str) -> str:
         notices(record.notices),
         title,
         tag("div", _header(record) + outcome_section(record.outcome, why), class_="cols"),
+        before_run_section(record.events),
         strip_section(record.steps, record.verdicts, record.header.started_at, _finished(record)),
         section(
             f"Steps ({len(record.steps)})",

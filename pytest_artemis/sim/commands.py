@@ -1,8 +1,8 @@
 """Device commands: coreutils-ish tools, ``input``, ``screencap``,
-``uiautomator``, ``am``, ``monkey``, ``settings``, ``getprop``, ``wm``,
-``svc``.  Probe commands live in :mod:`dumpsys` and :mod:`content`, ``pm`` in
-:mod:`package_manager`, ``cmd`` in :mod:`cmd` and ``simctl`` in :mod:`simctl`.
-Each command is ``fn(ctx, args) -> exit code`` and runs under the phone lock.
+``uiautomator``, ``monkey``, ``settings``, ``getprop``, ``wm``, ``svc``.  Probe commands
+live in :mod:`dumpsys` and :mod:`content`, ``am`` in :mod:`activity_manager`, ``pm`` in
+:mod:`package_manager`, ``cmd`` in :mod:`cmd` and ``simctl`` in :mod:`simctl`.  Each command is
+``fn(ctx, args) -> exit code`` and runs under the phone lock.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 
 from PIL import Image
 
-from . import cmd, content, dumpsys, package_manager, simctl
+from . import activity_manager, cmd, content, dumpsys, package_manager, simctl
 from .apps import APPS
 from .keys import parse_keycode
 from .shell import Ctx
@@ -256,42 +256,6 @@ def _uiautomator(ctx: Ctx, args: list[str]) -> int:
     return 0
 
 
-def _short(pkg: str, act: str) -> str:
-    return f"{pkg}/{act[len(pkg):]}" if act.startswith(pkg + ".") else f"{pkg}/{act}"
-
-
-def _am(ctx: Ctx, args: list[str]) -> int:
-    p = ctx.phone
-    if args[:1] in (["start"], ["start-activity"]):
-        opts = args[1:]
-        comp = opts[opts.index("-n") + 1] if "-n" in opts[:-1] else ""
-        action = opts[opts.index("-a") + 1] if "-a" in opts[:-1] else ""
-        data = opts[opts.index("-d") + 1] if "-d" in opts[:-1] else ""
-        if not comp and action == "android.settings.SETTINGS":
-            comp = "com.android.settings/.Settings"
-        if not comp or "/" not in comp:
-            ctx.err("Error: Activity not started, unable to resolve Intent\n")
-            return 1
-        pkg, act = comp.split("/", 1)
-        full = pkg + act if act.startswith(".") else act
-        dat = f"dat={data} " if data else ""
-        ctx.out(f"Starting: Intent {{ {dat}cmp={_short(pkg, full)} }}\n")
-        if "-S" in opts:
-            p.force_stop(pkg)
-        if not p.start_activity(pkg, full, data):
-            ctx.out(f"Error type 3\nError: Activity class {{{pkg}/{full}}} does not exist.\n")
-            return 1
-        if "-W" in opts:
-            ctx.out(f"Status: ok\nLaunchState: COLD\nActivity: {_short(pkg, full)}\n"
-                    "TotalTime: 412\nWaitTime: 415\nComplete\n")
-        return 0
-    if args[:1] in (["force-stop"], ["kill"]) and len(args) >= 2:
-        p.force_stop(args[-1])
-        return 0
-    ctx.err("Error: unknown command '" + " ".join(args[:1]) + "'\n")
-    return 1
-
-
 def _monkey(ctx: Ctx, args: list[str]) -> int:
     p = ctx.phone
     pkg = args[args.index("-p") + 1] if "-p" in args[:-1] else ""
@@ -347,7 +311,8 @@ COMMANDS = {
     "echo": _echo, "cat": _cat, "rm": _rm, "ls": _ls, "mkdir": _mkdir, "touch": _touch,
     "sleep": _sleep, "grep": _grep, "head": _head_tail(False), "tail": _head_tail(True),
     "wc": _wc, "getprop": _getprop, "wm": _wm, "input": _input, "screencap": _screencap,
-    "uiautomator": _uiautomator, "am": _am, "monkey": _monkey, "pm": package_manager.pm, "cmd": cmd.cmd,
+    "uiautomator": _uiautomator, "am": activity_manager.am, "monkey": _monkey, "pm": package_manager.pm,
+    "cmd": cmd.cmd,
     "settings": _settings, "svc": _svc, "dumpsys": dumpsys.dumpsys, "content": content.content,
     "simctl": simctl.simctl,
     "true": lambda ctx, args: 0, "false": lambda ctx, args: 1, "cd": lambda ctx, args: 0,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import installer
 from .permissions import (
     CAMERA,
     CHROME,
@@ -111,16 +112,21 @@ def _grant_revoke(ctx: Ctx, verb: str, args: list[str]) -> int:
 
 
 def pm(ctx: Ctx, args: list[str]) -> int:
-    """``pm list packages [-3] [FILTER]``, ``pm path PKG``, ``pm grant|revoke [--user N] PKG PERM``,
-    ``pm clear [--user N] PKG``."""
+    """``pm list packages [-3] [FILTER]``, ``pm path PKG``, ``pm install|uninstall …``, ``pm grant|revoke
+    [--user N] PKG PERM``, ``pm clear [--user N] PKG``."""
+    installed = ctx.phone.installed
+    if args[:1] in (["install"], ["uninstall"]):
+        return (installer.pm_install if args[0] == "install" else installer.pm_uninstall)(ctx, args[1:])
     if args[:2] == ["list", "packages"]:
         opts = args[2:]
-        if "-3" in opts:
-            return 0  # every app on this image is a system app
         filt = next((a for a in opts if not a.startswith("-")), "")
-        ctx.out("".join(f"package:{n}\n" for n in PACKAGES if filt in n))
+        names = sorted(installed) if "-3" in opts else sorted({*PACKAGES, *installed})  # -3: not the system's
+        ctx.out("".join(f"package:{n}\n" for n in names if filt in n))
         return 0
     if args[:1] == ["path"] and len(args) == 2:
+        if args[1] in installed:
+            ctx.out(f"package:{installed[args[1]]}\n")
+            return 0
         if args[1] not in PACKAGES:
             return 1
         ctx.out(f"package:{_code_path(args[1])}/base.apk\n")

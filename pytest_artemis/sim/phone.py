@@ -70,6 +70,8 @@ class SimPhone:
         self.settings["secure"]["android_id"] = f"{rng.getrandbits(64):016x}"
         self.alarms = list(DEFAULT_ALARMS)
         self.contacts = list(DEFAULT_CONTACTS)
+        self.installed: dict[str, str] = {}
+        """Packages installed from an APK (``pm install``) → the path of their APK."""
         self.tasks: dict[str, list[Page]] = {}
         self.recents: list[str] = []
         self.fg: str | None = None
@@ -99,6 +101,7 @@ class SimPhone:
             self.faults.clear()
             self.battery_level, self.battery_overrides = fresh.battery_level, {}
             self.settings, self.alarms, self.contacts = fresh.settings, fresh.alarms, fresh.contacts
+            self.installed = {}
             self.tasks, self.recents, self.fg, self.overview = {}, [], None, False
             self.dialog_pkg, self._toast, self._focus, self._select_all = None, None, None, False
             self.shade, self.prompt, self.stopped = shade.CLOSED, None, set()

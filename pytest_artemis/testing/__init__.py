@@ -32,6 +32,7 @@ from pytest_artemis.contracts import (
     Scroll,
     Swipe,
     Tap,
+    TypeSecret,
     TypeText,
     Wait,
 )
@@ -41,7 +42,20 @@ from pytest_artemis.models.scripted import ScriptedModel, ScriptedReply, Scripte
 
 from .agent import ScriptedOperator, scripted_agent
 from .checker import HonestChecker, OnScreen, citations_for, on_screen
-from .steps import Step, back, finish, give_up, home, launch, long_press, press, tap, type_text, wait
+from .steps import (
+    Step,
+    back,
+    finish,
+    give_up,
+    home,
+    launch,
+    long_press,
+    press,
+    tap,
+    type_secret,
+    type_text,
+    wait,
+)
 
 __all__ = [
     "Action",
@@ -70,6 +84,7 @@ __all__ = [
     "Swipe",
     "Tap",
     "ToolRequest",
+    "TypeSecret",
     "TypeText",
     "Wait",
     "back",
@@ -86,6 +101,7 @@ __all__ = [
     "quotes",
     "scripted_agent",
     "tap",
+    "type_secret",
     "type_text",
     "wait",
 ]

@@ -14,6 +14,7 @@ from pytest_artemis.contracts import (
     LongPress,
     ScreenView,
     Tap,
+    TypeSecret,
     TypeText,
     UIElement,
     Wait,
@@ -74,7 +75,7 @@ class Step:
     operator marks it ``[x]`` in the plan, which is what starts its checks.
     """
 
-    kind: Literal["tap", "long_press", "type", "press", "launch", "wait", "finish", "give_up"]
+    kind: Literal["tap", "long_press", "type", "type_secret", "press", "launch", "wait", "finish", "give_up"]
     target: Target | None = None
     text: str = ""
     done: str | None = None
@@ -84,9 +85,10 @@ class Step:
     def __str__(self) -> str:
         if self.kind in ("tap", "long_press"):
             return f"{self.kind}({self.target})"
-        if self.kind == "type":
+        if self.kind in ("type", "type_secret"):
             into = f", into={self.target}" if self.target else ""
-            return f"type_text({self.text!r}{into}{', clear=True' if self.clear else ''})"
+            name = "type_text" if self.kind == "type" else "type_secret"
+            return f"{name}({self.text!r}{into}{', clear=True' if self.clear else ''})"
         return f"{self.kind}({self.text!r})" if self.text else f"{self.kind}()"
 
     def resolve(self, screen: ScreenView) -> list[Action] | str:
@@ -102,6 +104,8 @@ class Step:
             return [LongPress(element=element.index)] if element else []
         if self.kind == "type":
             return [TypeText(text=self.text, element=element.index if element else None, clear=self.clear)]
+        if self.kind == "type_secret":
+            return [TypeSecret(name=self.text, element=element.index if element else None, clear=self.clear)]
         if self.kind == "press":
             return [Key(key=self.text)]  # type: ignore[arg-type]
         if self.kind == "launch":
@@ -144,6 +148,15 @@ def type_text(text: str, *, into: str | None = None, resource_id: str | None = N
         raise TypeError("type_text() needs a non-empty text")
     target = Target(into, resource_id) if into is not None or resource_id is not None else None
     return Step("type", target, text=text, done=done, clear=clear)
+
+
+def type_secret(name: str, *, into: str | None = None, resource_id: str | None = None, clear: bool = False,
+                done: str | None = None) -> Step:
+    """Have the harness type the test's secret ``name`` (``artemis_secrets``) into the field with this label
+    or resource id (tapped first), else the focused one; the script, like a model, never holds its value."""
+    TypeSecret(name=name)  # validates the name now, not at the first turn
+    target = Target(into, resource_id) if into is not None or resource_id is not None else None
+    return Step("type_secret", target, text=name, done=done, clear=clear)
 
 
 def press(key: KeyName, *, done: str | None = None) -> Step:

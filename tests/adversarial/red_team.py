@@ -248,12 +248,12 @@ def same_index(request: ScriptedRequest) -> CheckReport:
 
 
 @pytest.fixture(autouse=True)
-def fresh_phone(artemis_device):
+def fresh_phone(artemis_setup):
     """Every run starts from the phone as after boot (each app on its first page, no faults), whatever the
     run before left, but with Wi-Fi off: turning it on is then the run's doing (a fixture of the pytester
     sessions, which load this module as a plugin)."""
-    artemis_device.check(["simctl", "reset"])
-    artemis_device.check(["settings", "put", "global", "wifi_on", "0"])
+    artemis_setup.device.check(["simctl", "reset"])
+    artemis_setup.device.check(["settings", "put", "global", "wifi_on", "0"])
 
 
 @pytest.fixture
@@ -396,24 +396,24 @@ def unchecked_switch(request: ScriptedRequest) -> CheckReport:
 
 
 @pytest.fixture
-def wifi_was_on(fresh_phone, artemis_device):
+def wifi_was_on(fresh_phone, artemis_setup):
     """Wi-Fi on before the run (turning it off is then the run's doing)."""
-    artemis_device.check(["settings", "put", "global", "wifi_on", "1"])
+    artemis_setup.device.check(["settings", "put", "global", "wifi_on", "1"])
 
 
 @pytest.fixture
-def on_wifi_page(fresh_phone, artemis_device):
+def on_wifi_page(fresh_phone, artemis_setup):
     """Settings opens on its Wi-Fi page, Wi-Fi on (as an earlier test left it): the run's first screen shows
     the switch."""
-    artemis_device.check(["settings", "put", "global", "wifi_on", "1"])
-    artemis_device.check(["am", "start", "-n",
+    artemis_setup.device.check(["settings", "put", "global", "wifi_on", "1"])
+    artemis_setup.device.check(["am", "start", "-n",
                           "com.android.settings/com.android.settings.Settings$WifiSettingsActivity"])
 
 
 @pytest.fixture
-def on_wifi_page_off(on_wifi_page, artemis_device):
+def on_wifi_page_off(on_wifi_page, artemis_setup):
     """Settings opens on its Wi-Fi page, Wi-Fi off."""
-    artemis_device.check(["settings", "put", "global", "wifi_on", "0"])
+    artemis_setup.device.check(["settings", "put", "global", "wifi_on", "0"])
 
 
 def idle_tapper(request: ScriptedRequest) -> OperatorDecision:

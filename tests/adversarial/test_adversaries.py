@@ -15,9 +15,15 @@ respond = respond_with({operator}, "{checker}")
 
 
 @pytest.fixture(autouse=True)
-def wifi_off(artemis_device):
+def wifi_off(artemis_setup):
     """Wi-Fi off before the run: turning it on is then the run's doing."""
-    artemis_device.check(["settings", "put", "global", "wifi_on", "0"])
+    artemis_setup.put_setting("global", "wifi_on", 0)
+
+
+@pytest.fixture
+def on_wifi_page(artemis_setup):
+    """Settings open on its Wi-Fi page: the run's first screen shows the switch."""
+    artemis_setup.launch("com.android.settings", "com.android.settings.Settings$WifiSettingsActivity")
 
 @pytest.mark.goal("Turn Wi-Fi on in Settings", app="{app}")
 {marks}
@@ -35,8 +41,10 @@ CASES = {
     "liar_contradicting_checker": ("liar", "contradicting", "", "UNCHECKED"),
     "late_evidence": ("undoer", "late", '@pytest.mark.assert_("The Wi-Fi switch reads ON")', "UNCHECKED"),
     "stale_evidence": ("tidy_undoer", "stale",
+                       '@pytest.mark.usefixtures("on_wifi_page")\n'
                        '@pytest.mark.assert_("The Wi-Fi switch reads ON", when="end")', "UNCHECKED"),
     "undone_state": ("undoer", "credulous",
+                     '@pytest.mark.usefixtures("on_wifi_page")\n'
                      '@pytest.mark.verify("Wi-Fi is on",'
                      ' probe=probes.setting("global", "wifi_on", equals=True))',
                      "BLOCKED"),

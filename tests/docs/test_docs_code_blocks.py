@@ -34,6 +34,8 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
     ("getting-started.md", "test_airplane_mode.py"): {"test_airplane_mode": "PASSED"},
     ("getting-started.md", "test_from_the_body.py"): {"test_run_from_the_body": "PASSED"},
     ("getting-started.md", "test_settings_per_test.py"): {"test_bluetooth": "PASSED"},
+    ("setting-up-the-device.md", "test_bluetooth_off.py"): {"test_bluetooth_off": "PASSED"},
+    ("setting-up-the-device.md", "test_login.py"): {"test_login": "PASSED"},
     ("simulated-phone.md", "test_crash.py"): {"test_alarm_survives_a_crash": "PASSED"},  # it recovers
     ("testing-with-scripted-model.md", "test_airplane_mode.py"): {"test_airplane_mode": "PASSED"},
     ("testing-with-scripted-model.md", "test_clock.py"): {"test_open_clock": "PASSED"},
@@ -51,6 +53,17 @@ def test_the_models(artemis_model):
     assert artemis_model.checker.name == "openai/my-model" and artemis_model.operator.stream
 ''', {}),
 }
+
+#: The setup page's fixtures load as written (installing an app and granting it a permission need a real
+#: app on an emulator or phone; seeding contacts and alarms needs the simulated phone's providers).
+_LOADS = ("""
+def test_loaded(request):
+    assert request.session.items
+""", {})
+EXERCISE.update({
+    ("setting-up-the-device.md", "The app under test: installed, launched, a permission granted"): _LOADS,
+    ("setting-up-the-device.md", "Seeded data"): _LOADS,
+})
 
 #: Conftest-only sections another test runs as written, and which.
 EXERCISED_ELSEWHERE = {

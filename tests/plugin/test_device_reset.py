@@ -37,8 +37,10 @@ def test_reset_policy(suite, reset, airplane):
     assert_words(result, passed=1, failed=1)
     assert f"airplane={airplane}" in result.stdout.str()
     events = read_run(cases["test_2_sees"].props["artemis.artifacts"]).events
-    resets = [(e.fields["scope"], e.fields["app"]) for e in events if e.kind == "device_reset"]
+    steps = [e.fields["step"] for e in events if e.kind == "setup_step"]
+    resets = [(s["args"]["scope"], s["args"].get("app")) for s in steps if s["action"] == "reset"]
     assert resets == ([] if reset == "none" else [(reset, "com.google.android.deskclock")])
+    assert [s["action"] for s in steps] == (["reset"] if reset != "none" else []) + ["isolate"]
 
 
 def test_a_full_reset_a_device_cannot_do_is_an_error_naming_the_policy(suite):

@@ -27,13 +27,13 @@ from pytest_artemis.testing import ScriptedModel
 
 
 @pytest.fixture(autouse=True)
-def inject(artemis_device):
-    """Autouse fixtures run before ``artemis``: the change is in place when the run starts."""
+def inject(artemis_setup):
+    """On ``artemis_setup``: after the reset and the isolation (whose HOME is an input), before the run."""
     what = os.environ.get("REPLAY_INJECT", "")
     if what == "crash-after-1":
-        sim_phone(artemis_device.serial).faults.crash_dialog(CLOCK, after_inputs=1)
+        sim_phone(artemis_setup.device.serial).faults.crash_dialog(CLOCK, after_inputs=1)
     elif what == "wifi-off":
-        sim_phone(artemis_device.serial).put_setting("global", "wifi_on", "0")
+        sim_phone(artemis_setup.device.serial).put_setting("global", "wifi_on", "0")
 
 
 @pytest.fixture
