@@ -133,14 +133,14 @@ class AdbCli:
 
     def tap(self, **match: str) -> None:
         """``input tap`` at the centre of the first matching node."""
-        x, y = center(self.node(**match))
+        x, y = self.center(self.node(**match))
         self.shell("input", "tap", str(x), str(y))
 
-
-def center(node: ET.Element) -> tuple[int, int]:
-    """The centre of a dumped node's bounds."""
-    x1, y1, x2, y2 = map(int, re.findall(r"\d+", node.get("bounds", "")))
-    return (x1 + x2) // 2, (y1 + y2) // 2
+    @staticmethod
+    def center(node: ET.Element) -> tuple[int, int]:
+        """The centre of a dumped node's bounds."""
+        x1, y1, x2, y2 = map(int, re.findall(r"\d+", node.get("bounds", "")))
+        return (x1 + x2) // 2, (y1 + y2) // 2
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-from conftest import center
 from pytest_artemis.device.parsers import parse_notifications, parse_window_focus
 from pytest_artemis.sim import Alarm
 
@@ -74,7 +73,7 @@ def test_each_tile_writes_the_key_settings_reads_and_settings_shows_it(cli):
     assert tiles["Wi\u2011Fi"] == ("android.widget.Switch", "Off", "false")
     slider = cli.node(desc="Display brightness")
     x1, _, x2, _ = map(int, re.findall(r"\d+", slider.get("bounds")))
-    _, y = center(slider)
+    _, y = cli.center(slider)
     cli.shell("input", "tap", str(x2 - 5), str(y))
     assert cli.out("settings", "get", "system", "screen_brightness").strip() == "255"
     cli.shell("input", "swipe", str(x2 - 5), str(y), str(x1 + 5), str(y), "200")
@@ -140,7 +139,7 @@ def test_the_shade_lists_what_dumpsys_notification_lists_and_a_tap_opens_the_app
 
 def test_a_long_press_on_a_tile_opens_its_settings_page(cli, server):
     cli.shell("cmd", "statusbar", "expand-settings")
-    x, y = center(cli.node(desc="Bluetooth"))
+    x, y = cli.center(cli.node(desc="Bluetooth"))
     cli.shell("input", "swipe", str(x), str(y), str(x), str(y), "800")  # what `long_press` sends
     assert server.phone("emulator-5554").state.shade == "closed"
     assert "Settings$ConnectedDeviceDashboardActivity" in cli.out("dumpsys", "activity", "activities")
