@@ -7,10 +7,7 @@ and runs under the phone lock.
 
 from __future__ import annotations
 
-import io
 import re
-
-from PIL import Image
 
 from . import content, dumpsys, simctl
 from .apps import APPS, INERT_APPS
@@ -223,14 +220,8 @@ def _screencap(ctx: Ctx, args: list[str]) -> int:
         ctx.err("Error: Failed to take screenshot. Status: -110\n")
         return 1
     files = [a for i, a in enumerate(args) if not a.startswith("-") and args[i - 1:i] != ["-d"]]
-    png = p.screenshot_png()
-    if "-p" in args or (files and files[0].endswith(".png")):
-        data = png
-    else:
-        # Raw format: width, height, pixel format (RGBA_8888=1), dataspace, then pixels.
-        img = Image.open(io.BytesIO(png)).convert("RGBA")
-        data = (p.width.to_bytes(4, "little") + p.height.to_bytes(4, "little")
-                + (1).to_bytes(4, "little") + (0).to_bytes(4, "little") + img.tobytes())
+    png = "-p" in args or (files and files[0].endswith(".png"))
+    data = p.screenshot_png() if png else p.screenshot_raw()
     if files:
         error = p.fs.write(files[0], data, p.clock_ms // 1000)
         if error:
