@@ -102,7 +102,7 @@ async def operator_turn(svc: RunServices, run: RunProgress, scheduler: Checkpoin
     log.debug("run %s: turn %d starts", svc.run_id, turn.number)
     screen = await asyncio.to_thread(perceive, svc.device, ocr=svc.ocr,
                                      image_max_side=svc.config.image_max_side)
-    pre = svc.journal.put_screen(screen.capture.png)
+    pre = svc.journal.put_screen(screen.capture)
     hierarchy = svc.journal.put_blob(screen.hierarchy_xml, "xml")
     decision = await _decide(svc, run, screen, turn)
     if decision is not None and decision.plan is not None:
@@ -120,7 +120,7 @@ async def operator_turn(svc: RunServices, run: RunProgress, scheduler: Checkpoin
     post_elements: tuple[UIElement, ...] = ()
     if device_error is None:
         try:
-            post = svc.journal.put_screen((await asyncio.to_thread(svc.device.screenshot)).png)
+            post = svc.journal.put_screen(await asyncio.to_thread(svc.device.screenshot))
             if turn.completed:  # the evidence its checkpoint is judged from
                 post_hierarchy, post_elements = await _post_hierarchy(svc, run)
         except DeviceError as exc:  # the actions ran: record the turn, then let the error end the run

@@ -70,7 +70,8 @@ class RunServices:
     ) -> RunServices:
         """The services of a new run: its recorded screens and vacuity baselines start empty."""
         return cls(spec=spec, config=config, device=device, models=models, journal=journal, observer=observer,
-                   calls=calls, screens=RecordedScreens(journal.dir, ocr), vacuity=Vacuity(),
+                   calls=calls, screens=RecordedScreens(journal.dir, ocr, journal.screen_png),
+                   vacuity=Vacuity(),
                    folding=Folding(), item_ids=ItemIds(), ocr=ocr, replay=replay)
 
     @property

@@ -1,0 +1,108 @@
+"""Raw screen frames (``screencap`` without ``-p``): the header, the pixel formats this client reads, and
+the images made from the pixels without a PNG round trip.
+
+AOSP's ``cmds/screencap/screencap.cpp`` writes little-endian u32 width, height and HAL pixel format, from
+Android 9 on a fourth word (the colour space: 0 unknown, 1 sRGB, 2 Display P3), then ``height`` rows of
+``width`` pixels with the stride padding removed. Which header a frame has follows from its length (exactly
+one of 12 + pixels and 16 + pixels fits). A frame in a format not read here (a 10-bit or half-float HDR
+display), or whose length fits no header, is ``FrameUnusable``: the device is read through PNG instead.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+from dataclasses import dataclass
+
+from PIL import Image
+
+
+class FrameUnusable(ValueError):
+    """Output that is not a raw frame this client reads (the device's screenshots are taken as PNG)."""
+
+
+@dataclass(frozen=True)
+class PixelFormat:
+    """How the pixels of one HAL pixel format become an image: Pillow's mode and raw mode for the lossless
+    image, the mode and raw mode of the opaque image the models see, and the bytes per pixel."""
+
+    name: str
+    mode: str
+    rawmode: str
+    opaque_mode: str
+    opaque_rawmode: str
+    bytes_per_pixel: int
+
+
+#: The HAL pixel formats read here, by number. ``RGBX`` images share the frame's buffer (no copy) and
+#: reduce as fast as RGB; the fourth byte of an RGBA frame is kept only in the lossless image.
+PIXEL_FORMATS: dict[int, PixelFormat] = {
+    1: PixelFormat("RGBA_8888", "RGBA", "RGBA", "RGBX", "RGBX", 4),
+    2: PixelFormat("RGBX_8888", "RGB", "RGBX", "RGBX", "RGBX", 4),
+    3: PixelFormat("RGB_888", "RGB", "RGB", "RGB", "RGB", 3),
+    4: PixelFormat("RGB_565", "RGB", "BGR;16", "RGB", "BGR;16", 2),
+    5: PixelFormat("BGRA_8888", "RGBA", "BGRA", "RGB", "BGRX", 4),
+}
+_BYTES_PER_PIXEL = {0x16: 8, 0x2B: 4}
+"""Formats a device may write that are not read here (RGBA_FP16, RGBA_1010102): known only to tell a
+frame of theirs from output that is no frame at all."""
+
+
+@dataclass(frozen=True)
+class RawFrame:
+    """One raw frame: its size, pixel format and colour space, and its pixel rows (a view, not a copy)."""
+
+    width: int
+    height: int
+    pixel_format: PixelFormat
+    colorspace: int
+    header: int
+    pixels: memoryview
+
+    def _image(self, mode: str, rawmode: str) -> Image.Image:
+        # Any buffer will do (Pillow's stubs name only bytes): a memoryview is read without a copy.
+        return Image.frombuffer(mode, (self.width, self.height), self.pixels,  # type: ignore[arg-type]
+                                "raw", rawmode, 0, 1)
+
+    def opaque_image(self) -> Image.Image:
+        """The frame as an opaque RGB (or RGBX) image, shared with the frame's buffer where Pillow can."""
+        return self._image(self.pixel_format.opaque_mode, self.pixel_format.opaque_rawmode)
+
+    def png(self) -> bytes:
+        """The frame as a lossless PNG: RGB, or RGBA when any pixel is not opaque."""
+        image = self._image(self.pixel_format.mode, self.pixel_format.rawmode)
+        if image.mode == "RGBA" and image.getchannel("A").getextrema() == (255, 255):
+            image = self.opaque_image()
+        if image.mode == "RGBX":
+            image = image.convert("RGB")
+        buf = io.BytesIO()
+        image.save(buf, format="PNG", compress_level=1)  # screens are flat colour: level 1 is small and fast
+        return buf.getvalue()
+
+
+def _bytes_per_pixel(number: int) -> int | None:
+    known = PIXEL_FORMATS.get(number)
+    return known.bytes_per_pixel if known else _BYTES_PER_PIXEL.get(number)
+
+
+def parse_frame(data: bytes | bytearray | memoryview) -> RawFrame:
+    """The raw frame ``data`` holds (``data`` is not copied); FrameUnusable when it holds none this client
+    reads, with what it holds instead."""
+    view = memoryview(data)
+    if len(view) < 12:
+        raise FrameUnusable(f"{len(view)} bytes are no raw frame (its header alone is 12 or 16 bytes)")
+    width, height, number = struct.unpack_from("<3I", view)
+    bpp = _bytes_per_pixel(number)
+    if bpp is None or not (0 < width <= 1 << 15 and 0 < height <= 1 << 15):
+        raise FrameUnusable(f"not a raw frame: header {bytes(view[:16]).hex()} names no known size and "
+                            "pixel format")
+    size = width * height * bpp
+    header = {16 + size: 16, 12 + size: 12}.get(len(view))
+    if header is None:
+        raise FrameUnusable(f"a {width}x{height} frame of format {number} is 12 or 16 + {size} bytes, not "
+                            f"{len(view)}: truncated or not a frame")
+    if number not in PIXEL_FORMATS:
+        raise FrameUnusable(f"pixel format {number:#x} ({bpp} bytes a pixel) is not read here")
+    colorspace = struct.unpack_from("<I", view, 12)[0] if header == 16 else 0
+    return RawFrame(width=width, height=height, pixel_format=PIXEL_FORMATS[number], colorspace=colorspace,
+                    header=header, pixels=view[header:])
