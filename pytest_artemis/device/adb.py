@@ -21,7 +21,7 @@ from pytest_artemis.contracts.probe_outputs import PACKAGE_PATTERN, ForegroundOu
 
 from .base import KEYCODES, Capture, DeviceInfo, Hierarchy
 from .errors import DeviceCommandFailed, DeviceError, DeviceTimeout, DeviceUnavailable
-from .frames import FrameUnusable, parse_frame
+from .frames import FormatNotRead, FrameUnusable, parse_frame
 from .hierarchy import HierarchyParseError, parse_hierarchy
 from .probe_table import ProbeTable, builtin_probes
 from .wire import AdbWire, ServiceRefused
@@ -204,7 +204,8 @@ class AdbDevice:
         try:
             frame = parse_frame(ran.out)
         except FrameUnusable as exc:
-            if self._frames == "raw":  # this device's frames were readable: this one is broken
+            if self._frames == "raw" and not isinstance(exc, FormatNotRead):
+                # this device's frames were readable: this one is broken (truncated), not of another kind
                 raise DeviceCommandFailed(f"{self._name}: `screencap` returned no frame: {exc}",
                                           command="screencap", output=str(exc)) from exc
             log.info("%s: raw screen frames unusable (%s): screenshots are PNG", self._name, exc)

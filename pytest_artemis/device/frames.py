@@ -4,8 +4,9 @@ the images made from the pixels without a PNG round trip.
 AOSP's ``cmds/screencap/screencap.cpp`` writes little-endian u32 width, height and HAL pixel format, from
 Android 9 on a fourth word (the colour space: 0 unknown, 1 sRGB, 2 Display P3), then ``height`` rows of
 ``width`` pixels with the stride padding removed. Which header a frame has follows from its length (exactly
-one of 12 + pixels and 16 + pixels fits). A frame in a format not read here (a 10-bit or half-float HDR
-display), or whose length fits no header, is ``FrameUnusable``: the device is read through PNG instead.
+one of 12 + pixels and 16 + pixels fits). Output whose length fits no header is ``FrameUnusable``; a
+whole frame in a format not read here (a 10-bit or half-float HDR display's) is ``FormatNotRead``: the
+device is read through PNG instead.
 """
 
 from __future__ import annotations
@@ -18,7 +19,11 @@ from PIL import Image
 
 
 class FrameUnusable(ValueError):
-    """Output that is not a raw frame this client reads (the device's screenshots are taken as PNG)."""
+    """Output that is not a raw frame this client reads."""
+
+
+class FormatNotRead(FrameUnusable):
+    """A whole raw frame, in a pixel format this client does not read."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +107,7 @@ def parse_frame(data: bytes | bytearray | memoryview) -> RawFrame:
         raise FrameUnusable(f"a {width}x{height} frame of format {number} is 12 or 16 + {size} bytes, not "
                             f"{len(view)}: truncated or not a frame")
     if number not in PIXEL_FORMATS:
-        raise FrameUnusable(f"pixel format {number:#x} ({bpp} bytes a pixel) is not read here")
+        raise FormatNotRead(f"pixel format {number:#x} ({bpp} bytes a pixel) is not read here")
     colorspace = struct.unpack_from("<I", view, 12)[0] if header == 16 else 0
     return RawFrame(width=width, height=height, pixel_format=PIXEL_FORMATS[number], colorspace=colorspace,
                     header=header, pixels=view[header:])

@@ -20,6 +20,7 @@ is encoded and written in the background (``ScreenWriter``); ``close()`` waits f
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
@@ -211,7 +212,8 @@ class RunJournal:
                     self._sync(handle)
                 os.replace(tmp, path)
             except OSError as exc:
-                tmp.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # the directory itself may be what failed
+                    tmp.unlink(missing_ok=True)
                 raise ArtifactsWriteFailed.of(path, exc) from exc
 
     def put_screen(self, screen: Encodable | bytes) -> str:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import zlib
 
 import pytest
@@ -75,21 +72,6 @@ def test_perceive_reads_the_foreground_from_the_dump(device: AdbDevice) -> None:
 
     screen = perceive(Counting())  # type: ignore[arg-type]
     assert screen.view.foreground == SETTINGS == device.current_app() and asked == []
-
-
-@pytest.fixture
-def adb_cli(server, tmp_path):
-    """The Debian ``adb`` client pointed at the simulator as a remote server (never spawns one)."""
-    binary = shutil.which("adb")
-    if binary is None:
-        pytest.skip("no adb CLI on PATH (apt-get install adb)")
-    env = dict(os.environ, ADB_SERVER_SOCKET=f"tcp:{server.host}:{server.port}", HOME=str(tmp_path))
-
-    def run(*args: str) -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run([binary, "-s", server.serials[0], *args], env=env, capture_output=True,
-                              stdin=subprocess.DEVNULL, timeout=20, check=False)
-
-    return run
 
 
 def test_the_adb_cli_reads_the_same_screen_bytes_and_sees_exec_refused(device, phone, adb_cli) -> None:
