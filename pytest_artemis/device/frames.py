@@ -11,8 +11,8 @@ device is read through PNG instead.
 
 from __future__ import annotations
 
-import io
 import struct
+import zlib
 from dataclasses import dataclass
 
 from PIL import Image
@@ -76,13 +76,29 @@ class RawFrame:
     def png(self) -> bytes:
         """The frame as a lossless PNG: RGB, or RGBA when any pixel is not opaque."""
         image = self._image(self.pixel_format.mode, self.pixel_format.rawmode)
-        if image.mode == "RGBA" and image.getchannel("A").getextrema() == (255, 255):
-            image = self.opaque_image()
-        if image.mode == "RGBX":
-            image = image.convert("RGB")
-        buf = io.BytesIO()
-        image.save(buf, format="PNG", compress_level=1)  # screens are flat colour: level 1 is small and fast
-        return buf.getvalue()
+        if image.mode == "RGBA" and image.getchannel("A").getextrema() != (255, 255):
+            return encode_png(self.width, self.height, "RGBA", image.tobytes())
+        return encode_png(self.width, self.height, "RGB", self.opaque_image().tobytes("raw", "RGB"))
+
+
+def encode_png(width: int, height: int, mode: str, pixels: bytes) -> bytes:
+    """A PNG of 8-bit ``RGB`` or ``RGBA`` rows, unfiltered and deflated at level 1.
+
+    Screens are flat colour: on them, unfiltered rows at level 1 are smaller than Pillow's filtered
+    level-1 PNG and take a third of its time (this runs for every new screen of a run).
+    """
+    channels = {"RGB": 3, "RGBA": 4}[mode]
+    stride = width * channels
+    deflate = zlib.compressobj(1)
+    body = [deflate.compress(b"\x00" + pixels[row:row + stride]) for row in range(0, stride * height, stride)]
+    body.append(deflate.flush())
+    header = struct.pack(">IIBBBBB", width, height, 8, {"RGB": 2, "RGBA": 6}[mode], 0, 0, 0)
+    return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"IDAT", b"".join(body)),
+                     _chunk(b"IEND", b"")))
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
 def _bytes_per_pixel(number: int) -> int | None:

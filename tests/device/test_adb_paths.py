@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import zlib
 
 import pytest
@@ -13,9 +14,10 @@ from pytest_artemis.device.perception import foreground, perceive
 SETTINGS = "com.android.settings"
 
 
-def test_screenshot_is_the_phones_exact_png_even_when_its_shell_mangles_lf(device: AdbDevice, phone) -> None:
+def test_screenshot_is_the_phones_exact_frame_even_when_its_shell_mangles_lf(device: AdbDevice, phone) -> None:
     phone.faults.legacy_adbd(crlf=True, refuse_exec=False)
-    assert device.screenshot().png == phone.screenshot_png()  # exec: never passes through the pty
+    frame = phone.screenshot_raw()
+    assert device.screenshot().sha256 == hashlib.sha256(frame).hexdigest()  # exec: never passes a pty
 
 
 def test_a_legacy_device_without_exec_is_driven_through_its_pty_shell(device: AdbDevice, phone) -> None:
@@ -76,7 +78,8 @@ def test_perceive_reads_the_foreground_from_the_dump(device: AdbDevice) -> None:
 
 def test_the_adb_cli_reads_the_same_screen_bytes_and_sees_exec_refused(device, phone, adb_cli) -> None:
     out = adb_cli("exec-out", "screencap", "-p")
-    assert out.returncode == 0 and out.stdout == device.screenshot().png
+    assert out.returncode == 0 and out.stdout == phone.screenshot_png()
+    assert device.screenshot().frame is not None
     phone.faults.legacy_adbd()
     refused = adb_cli("exec-out", "screencap", "-p")
     assert refused.returncode != 0 and b"closed" in refused.stderr
