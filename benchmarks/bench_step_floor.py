@@ -1,6 +1,6 @@
 """A step at the floor: this tree beside the previous release, in one run.
 
-    python benchmarks/bench_step_floor.py [--previous REV] [--steps 20] [--rounds 3] [--examples/--no-examples]
+    python benchmarks/bench_step_floor.py [--previous REV] [--steps 20] [--rounds 3] [--no-examples]
 
 (a) the harness's work per step: overhead (wall − device − model, the step's critical path) and the
     harness process's CPU (every thread: the run, the model JPEG, the background screenshot writer);
@@ -55,9 +55,9 @@ def _tree_env(tree: Path) -> dict[str, str]:
 
 
 def step_cost(tree: Path, relay: ByteRelay, sim_port: int, serial: str, steps: int) -> tuple[dict, Counts]:
-    """One measured run of ``tree``'s harness through the relay, and what crossed the relay."""
-    argv = [sys.executable, str(HERE / "stepcost.py"), "--tree", str(tree), "--port", str(relay.port),
-            "--warm-port", str(sim_port), "--serial", serial, "--steps", str(steps)]
+    """A timed run of ``tree``'s harness, and what crossed the relay in its counted run."""
+    argv = [sys.executable, str(HERE / "stepcost.py"), "--tree", str(tree), "--port", str(sim_port),
+            "--relay-port", str(relay.port), "--serial", serial, "--steps", str(steps)]
     relay.reset()
     proc = subprocess.run(argv, env=_tree_env(tree), capture_output=True, text=True, timeout=600)
     counts = relay.reset()
@@ -68,19 +68,22 @@ def step_cost(tree: Path, relay: ByteRelay, sim_port: int, serial: str, steps: i
 
 def _per_step(rows: list[tuple[dict, Counts]]) -> dict[str, float]:
     """Medians over rounds of the per-step figures."""
-    def med(fn) -> float:  # type: ignore[no-untyped-def]
-        return statistics.median(fn(m, c) / m["steps"] for m, c in rows)
+    def timed(fn) -> float:  # type: ignore[no-untyped-def]
+        return statistics.median(fn(m) / m["steps"] * 1000 for m, _ in rows)
+
+    def counted(fn) -> float:  # type: ignore[no-untyped-def]
+        return statistics.median(fn(c) / m["counted_steps"] for m, c in rows)
 
     return {
-        "wall": med(lambda m, c: m["wall_s"] * 1000),
-        "device": med(lambda m, c: m["device_s"] * 1000),
-        "overhead": med(lambda m, c: (m["wall_s"] - m["device_s"] - m["model_s"]) * 1000),
-        "cpu": med(lambda m, c: m["cpu_s"] * 1000),
-        "calls": med(lambda m, c: sum(c.calls.values())),
-        "down_kb": med(lambda m, c: sum(c.down.values()) / 1024),
-        "up_kb": med(lambda m, c: sum(c.up.values()) / 1024),
-        "shots": med(lambda m, c: c.calls["screencap"] + c.calls["screencap -p"]),
-        "shot_kb": med(lambda m, c: (c.down["screencap"] + c.down["screencap -p"]) / 1024),
+        "wall": timed(lambda m: m["wall_s"]),
+        "device": timed(lambda m: m["device_s"]),
+        "overhead": timed(lambda m: m["wall_s"] - m["device_s"] - m["model_s"]),
+        "cpu": timed(lambda m: m["cpu_s"]),
+        "calls": counted(lambda c: sum(c.calls.values())),
+        "down_kb": counted(lambda c: sum(c.down.values()) / 1024),
+        "up_kb": counted(lambda c: sum(c.up.values()) / 1024),
+        "shots": counted(lambda c: c.calls["screencap"] + c.calls["screencap -p"]),
+        "shot_kb": counted(lambda c: (c.down["screencap"] + c.down["screencap -p"]) / 1024),
     }
 
 
@@ -94,8 +97,8 @@ def device_part(trees: dict[str, Path], steps: int, rounds: int) -> None:
         serial = sim.serials[0]
         relay = ByteRelay((sim.host, sim.port))
         try:
-            for _ in range(rounds):
-                for name, tree, display in variants:
+            for round_ in range(rounds):  # each round starts with another variant: the load drifts
+                for name, tree, display in variants[round_ % 3:] + variants[:round_ % 3]:
                     raw_exec(sim.host, sim.port, serial, f"simctl fault screencap-raw {display}")
                     measured, counts = step_cost(tree, relay, sim.port, serial, steps)
                     rows[name].append((measured, counts))
@@ -176,16 +179,17 @@ def model_part(trees: dict[str, Path]) -> None:
     for name, t in totals.items():
         n = max(t["tests"], 1)
         calls = sum(v for k, v in t.items() if k.startswith("calls:"))
-        print(f"{name}: {t['tests']} tests, per test {calls / n:.1f} model calls ({t['calls:checker'] / n:.1f} "
-              f"checker), checker {t['checker requests'] / n:.1f} requests, {t['checker chars'] / n:.0f} chars, "
-              f"{t['checker tokens'] / n:.0f} tokens")
+        print(f"{name}: {t['tests']} tests, per test {calls / n:.1f} model calls "
+              f"({t['calls:checker'] / n:.1f} checker), checker {t['checker requests'] / n:.1f} requests, "
+              f"{t['checker chars'] / n:.0f} chars, {t['checker tokens'] / n:.0f} tokens")
     same = all(metered["previous"][1].get(t) == w for t, w in metered["this"][1].items())
     print(f"outcomes {'identical' if same else 'CHANGED'} between the releases")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--previous", default=PREVIOUS, help=f"the release to compare with (default {PREVIOUS})")
+    parser.add_argument("--previous", default=PREVIOUS,
+                        help=f"the release to compare with (default {PREVIOUS})")
     parser.add_argument("--steps", type=int, default=20, help="operator turns per run (default 20)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each variant (default 3)")
     parser.add_argument("--examples", action=argparse.BooleanOptionalAction, default=True,

@@ -1,12 +1,13 @@
 """One tree's cost per step, measured in its own process: ``bench_step_floor.py`` runs it per release.
 
-    PYTHONPATH=TREE python benchmarks/stepcost.py --tree TREE --port P --warm-port W --serial S --steps N
+    PYTHONPATH=TREE python benchmarks/stepcost.py --tree TREE --port P --relay-port R --serial S --steps N
 
 Imports ``simrun`` from ``TREE/benchmarks`` (the release's own scripted run: the operator sets the
-brightness slider to a new level every turn, so every step is a new screen), warms up with a short run on
-the phone behind ``--warm-port``, then runs N steps against the phone behind ``--port`` (the byte relay)
-and prints one JSON line: steps, wall, device and model seconds, and the process's CPU seconds (every
-thread: the run, its JPEG and screenshot writer threads, and the journal's close).
+brightness slider to a new level every turn, so every step is a new screen), warms up with a short run,
+times N steps against the phone behind ``--port`` and then runs N more steps through the counting relay
+behind ``--relay-port`` (counted, not timed: forwarding costs the relay CPU and time). Prints one JSON line:
+steps, wall, device and model seconds and the process's CPU seconds of the timed run (every thread: the
+run, its JPEG and screenshot writer threads, and the journal's close).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def main() -> int:
     parser.add_argument("--tree", type=Path, required=True)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--warm-port", type=int, required=True)
+    parser.add_argument("--relay-port", type=int, required=True)
     parser.add_argument("--serial", required=True)
     parser.add_argument("--steps", type=int, default=20)
     args = parser.parse_args()
@@ -33,16 +34,18 @@ def main() -> int:
 
     import pytest_artemis
 
-    assert Path(pytest_artemis.__file__).resolve().is_relative_to(args.tree.resolve()), pytest_artemis.__file__
-    warm = SimAddress(args.host, args.warm_port, [args.serial])
-    run_once(warm, steps=3, latency_s=0.0, midway_checks=False)  # imports, fonts, first-call caches
-    measured = SimAddress(args.host, args.port, [args.serial])
+    where = Path(pytest_artemis.__file__).resolve()
+    assert where.is_relative_to(args.tree.resolve()), f"{where} is not the tree measured"
+    phone = SimAddress(args.host, args.port, [args.serial])
+    run_once(phone, steps=3, latency_s=0.0, midway_checks=False)  # imports, fonts, first-call caches
     cpu = time.process_time()
-    m = run_once(measured, steps=args.steps, latency_s=0.0, midway_checks=False)
+    m = run_once(phone, steps=args.steps, latency_s=0.0, midway_checks=False)
     cpu = time.process_time() - cpu
-    assert m.outcome.execution == "finished", m.outcome
+    counted = run_once(SimAddress(args.host, args.relay_port, [args.serial]), steps=args.steps, latency_s=0.0,
+                       midway_checks=False)
+    assert m.outcome.execution == counted.outcome.execution == "finished", m.outcome
     print(json.dumps({"steps": m.outcome.steps, "wall_s": m.wall_s, "device_s": m.device_s,
-                      "model_s": m.model_s, "cpu_s": cpu, "device_calls": m.device_calls}))
+                      "model_s": m.model_s, "cpu_s": cpu, "counted_steps": counted.outcome.steps}))
     return 0
 
 

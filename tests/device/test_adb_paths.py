@@ -14,7 +14,7 @@ from pytest_artemis.device.perception import foreground, perceive
 SETTINGS = "com.android.settings"
 
 
-def test_screenshot_is_the_phones_exact_frame_even_when_its_shell_mangles_lf(device: AdbDevice, phone) -> None:
+def test_screenshot_is_the_phones_exact_frame_even_if_its_shell_mangles_lf(device: AdbDevice, phone) -> None:
     phone.faults.legacy_adbd(crlf=True, refuse_exec=False)
     frame = phone.screenshot_raw()
     assert device.screenshot().sha256 == hashlib.sha256(frame).hexdigest()  # exec: never passes a pty
