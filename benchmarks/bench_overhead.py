@@ -8,8 +8,9 @@ steps; every step shows a new screen. Device time is the wall time inside Device
 around ``AdbDevice``: it includes the client's frame check and hash, and the hierarchy parse). After each
 run, the run's device calls are replayed as bare ``exec:`` services over plain sockets on a second phone
 of the same seed (``rawfloor.py``): the floor. Reported: device time / floor (target <= 1.3), overhead =
-wall - device - model per step (target <= 10 ms), and step wall / floor. The breakdown table times each per-step harness
-part in isolation on a real captured screen; ``--profile`` adds a cProfile of the event-loop thread.
+wall - device - model per step (target <= 10 ms), and step wall / floor. The breakdown table times each
+per-step harness part in isolation on a real captured screen; ``--profile`` adds a cProfile of the
+event-loop thread.
 """
 
 from __future__ import annotations
