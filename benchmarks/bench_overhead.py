@@ -34,7 +34,8 @@ from pytest_artemis.contracts import ActionResult, Scroll, StepRecord
 from pytest_artemis.device import AdbDevice, Capture
 from pytest_artemis.device.frames import parse_frame
 from pytest_artemis.device.hierarchy import parse_hierarchy
-from pytest_artemis.device.perception import Screen, meaningful, model_jpeg
+from pytest_artemis.device.model_image import model_jpeg
+from pytest_artemis.device.perception import Screen, meaningful
 from pytest_artemis.store.journal import RunHeader, RunJournal
 
 TARGET_MS, TARGET_FLOOR = 10.0, 1.3

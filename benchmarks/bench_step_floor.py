@@ -31,7 +31,7 @@ from pathlib import Path
 
 from byterelay import ByteRelay, Counts
 from rawfloor import raw_exec
-from simserver import sim_server
+from simserver import SimAddress, sim_server
 from userenv import env, pytest_argv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,10 +54,11 @@ def _tree_env(tree: Path) -> dict[str, str]:
     return {**env(), "PYTHONPATH": os.pathsep.join([str(tree), str(HERE)])}
 
 
-def step_cost(tree: Path, relay: ByteRelay, sim_port: int, serial: str, steps: int) -> tuple[dict, Counts]:
+def step_cost(tree: Path, relay: ByteRelay, sim: SimAddress, steps: int) -> tuple[dict, Counts]:
     """A timed run of ``tree``'s harness, and what crossed the relay in its counted run."""
-    argv = [sys.executable, str(HERE / "stepcost.py"), "--tree", str(tree), "--port", str(sim_port),
-            "--relay-port", str(relay.port), "--serial", serial, "--steps", str(steps)]
+    argv = [sys.executable, str(HERE / "stepcost.py"), "--tree", str(tree), "--port", str(sim.port),
+            "--relay-port", str(relay.port), "--serial", sim.serials[0], "--steps", str(steps),
+            "--sim-pid", str(sim.pid)]
     relay.reset()
     proc = subprocess.run(argv, env=_tree_env(tree), capture_output=True, text=True, timeout=600)
     counts = relay.reset()
@@ -79,6 +80,7 @@ def _per_step(rows: list[tuple[dict, Counts]]) -> dict[str, float]:
         "device": timed(lambda m: m["device_s"]),
         "overhead": timed(lambda m: m["wall_s"] - m["device_s"] - m["model_s"]),
         "cpu": timed(lambda m: m["cpu_s"]),
+        "phone_cpu": timed(lambda m: m["phone_cpu_s"]),
         "calls": counted(lambda c: sum(c.calls.values())),
         "down_kb": counted(lambda c: sum(c.down.values()) / 1024),
         "up_kb": counted(lambda c: sum(c.up.values()) / 1024),
@@ -100,20 +102,20 @@ def device_part(trees: dict[str, Path], steps: int, rounds: int) -> None:
             for round_ in range(rounds):  # each round starts with another variant: the load drifts
                 for name, tree, display in variants[round_ % 3:] + variants[:round_ % 3]:
                     raw_exec(sim.host, sim.port, serial, f"simctl fault screencap-raw {display}")
-                    measured, counts = step_cost(tree, relay, sim.port, serial, steps)
+                    measured, counts = step_cost(tree, relay, sim, steps)
                     rows[name].append((measured, counts))
                     kinds[name] = counts.calls
         finally:
             relay.close()
     print(f"(a, b) {steps} steps per run, every step a new screen, instant model, {rounds} round(s), "
           "medians per step; the phone in a child process, behind a counting relay")
-    print(f"{'':<30} {'wall ms':>8} {'device ms':>9} {'overhead ms':>11} {'CPU ms':>7} {'calls':>6} "
-          f"{'KiB down':>9} {'KiB up':>7} {'shots':>6} {'KiB/shot':>9}")
+    print(f"{'':<30} {'wall ms':>8} {'device ms':>9} {'overhead ms':>11} {'CPU ms':>7} {'phone CPU':>9} "
+          f"{'calls':>6} {'KiB down':>9} {'KiB up':>7} {'shots':>6} {'KiB/shot':>9}")
     figures = {name: _per_step(r) for name, r in rows.items()}
     for name, f in figures.items():
         print(f"{name:<30} {f['wall']:8.1f} {f['device']:9.1f} {f['overhead']:11.1f} {f['cpu']:7.1f} "
-              f"{f['calls']:6.2f} {f['down_kb']:9.1f} {f['up_kb']:7.2f} {f['shots']:6.2f} "
-              f"{f['shot_kb'] / max(f['shots'], 1e-9):9.1f}")
+              f"{f['phone_cpu']:9.1f} {f['calls']:6.2f} {f['down_kb']:9.1f} {f['up_kb']:7.2f} "
+              f"{f['shots']:6.2f} {f['shot_kb'] / max(f['shots'], 1e-9):9.1f}")
     for name in figures:
         calls = ", ".join(f"{k} {v}" for k, v in sorted(kinds[name].items()))
         print(f"  {name}: calls of the last run: {calls}")

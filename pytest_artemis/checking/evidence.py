@@ -10,7 +10,8 @@ from pytest_artemis.agents.checker import screen_listing
 from pytest_artemis.contracts import EvidenceScreen, ProbeSpec, ScreenWhich, StepRecord
 from pytest_artemis.contracts.probe_outputs import Unreadable
 from pytest_artemis.device import ProbeRefused
-from pytest_artemis.device.perception import perceive, stored_jpeg
+from pytest_artemis.device.model_image import stored_jpeg
+from pytest_artemis.device.perception import perceive
 from pytest_artemis.engine.context import describe_results, step_summary
 from pytest_artemis.engine.state import RunProgress, RunServices
 from pytest_artemis.models import ImagePart

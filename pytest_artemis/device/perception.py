@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import io
-import struct
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -14,6 +10,7 @@ from pytest_artemis.contracts import ScreenView, UIElement
 
 from .base import Capture, Device, Hierarchy
 from .listing import listing
+from .model_image import model_jpeg, prerender_jpeg
 from .ocr import OcrEngine, fuse_ocr
 from .ocr_cache import read_screen
 
@@ -44,56 +41,12 @@ class Screen:
         return model_jpeg(self.capture, max_side)
 
 
-_JPEG_CACHE: OrderedDict[tuple[str, int], bytes] = OrderedDict()
-_JPEG_CACHE_SIZE = 16
-_JPEG_LOCK = threading.Lock()
-
-
-def model_image_factor(width: int, height: int, max_side: int) -> int:
-    """By how much a ``width``×``height`` screenshot is reduced for the models (an integer, 1: not at all)
-    so that its longest side is at most ``max_side``; each side becomes ``ceil(side / factor)``."""
-    return max(1, -(-max(width, height) // max_side))
-
-
-def model_jpeg(capture: Capture, max_side: int = 1280) -> bytes:
-    """A screenshot as the JPEG a model sees, longest side at most ``max_side``, made from its pixels (a raw
-    frame's without a copy; a PNG capture's decoded).
-
-    Cached by content hash: a step's "before" screen is usually the previous step's "after" screen, and
-    the checker asks again for screens the operator already saw. The downscale is an integer box
-    reduction (a fraction of a high-quality resample's cost, and as legible at this size).
-    """
-    key = (capture.sha256, max_side)
-    with _JPEG_LOCK:
-        if key in _JPEG_CACHE:
-            _JPEG_CACHE.move_to_end(key)
-            return _JPEG_CACHE[key]
-    image = capture.opaque_image()
-    factor = model_image_factor(*image.size, max_side)
-    small = image.reduce(factor) if factor > 1 else image
-    buf = io.BytesIO()
-    (small if small.mode == "RGB" else small.convert("RGB")).save(buf, format="JPEG", quality=80)
-    data = buf.getvalue()
-    with _JPEG_LOCK:
-        _JPEG_CACHE[key] = data
-        while len(_JPEG_CACHE) > _JPEG_CACHE_SIZE:
-            _JPEG_CACHE.popitem(last=False)
-    return data
-
-
-def stored_jpeg(png: bytes, sha256: str, max_side: int = 1280) -> bytes:
-    """``model_jpeg`` of a screenshot read back from the journal: its PNG, named as it was stored."""
-    width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk, first in every PNG
-    return model_jpeg(Capture(width=width, height=height, sha256=sha256, png=png), max_side)
-
-
 def foreground(hierarchy: Hierarchy) -> str:
     """The package of the dump's first window: the focused window on a phone (``uiautomator dump`` dumps
     the active window), so a system dialog over an app names the dialog's package. Empty when unnamed."""
     return next((e.package for e in hierarchy.elements if e.package), "")
 
 
-_PRERENDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="artemis-jpeg")
 _DUMPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="artemis-dump")
 
 
@@ -106,7 +59,7 @@ def perceive(device: Device, *, ocr: OcrEngine | None = None, image_max_side: in
     the device is asked separately only when the dump names no package.
 
     With ``image_max_side`` the model's JPEG is rendered as soon as the screenshot is in, while the dump
-    may still be running; ``Screen.model_image`` then finds it ready.
+    may still be running and after ``perceive`` returned; ``Screen.model_image`` waits for it.
     """
     dump = _DUMPS.submit(device.hierarchy)
     try:
@@ -114,12 +67,9 @@ def perceive(device: Device, *, ocr: OcrEngine | None = None, image_max_side: in
     except BaseException:
         dump.cancel()
         raise
-    jpeg = None
     if image_max_side:
-        jpeg = _PRERENDER.submit(model_jpeg, capture, image_max_side)
+        prerender_jpeg(capture, image_max_side)
     hierarchy = dump.result()
-    if jpeg is not None:
-        jpeg.result()
     elements = meaningful(hierarchy.elements)
     if ocr is not None:
         elements = fuse_ocr(elements, read_screen(ocr, capture.sha256, lambda: capture.png))

@@ -9,10 +9,10 @@ import struct
 import pytest
 from PIL import Image, ImageChops
 
-from pytest_artemis.device import AdbDevice
+from pytest_artemis.device import AdbDevice, model_image
 from pytest_artemis.device.adb import verified_png
 from pytest_artemis.device.frames import FormatNotRead, FrameUnusable, parse_frame
-from pytest_artemis.device.perception import model_jpeg
+from pytest_artemis.device.model_image import model_jpeg
 
 W, H = 1080, 2400
 
@@ -102,3 +102,15 @@ def test_the_header_size_follows_from_the_length_and_the_pixels_are_not_copied()
 def test_what_is_no_frame_here_is_said(data: bytes, error: type[Exception], says: str) -> None:
     with pytest.raises(error, match=says):
         parse_frame(data)
+
+
+def test_a_model_image_rendered_ahead_is_waited_for_not_rendered_again(device: AdbDevice, monkeypatch) -> None:
+    renders: list[str] = []
+    render = model_image._render
+    monkeypatch.setattr(model_image, "_render", lambda capture, side: renders.append(capture.sha256)
+                        or render(capture, side))
+    capture = device.screenshot()
+    model_image.prerender_jpeg(capture, 640)  # the post-screen's, while the next turn begins
+    model_image.prerender_jpeg(capture, 640)
+    assert model_jpeg(capture, 640) == model_jpeg(capture, 640)
+    assert renders == [capture.sha256]

@@ -17,7 +17,7 @@ from pytest_artemis.agents.schemas import CheckReport, OperatorDecision, PlanRep
 from pytest_artemis.agents.screen_facts import screenshot_scale
 from pytest_artemis.contracts import CheckItem, Finish, Tap, TaskSpec, TypeText
 from pytest_artemis.device import AdbDevice
-from pytest_artemis.device.perception import stored_jpeg
+from pytest_artemis.device.model_image import stored_jpeg
 from pytest_artemis.engine import RunConfig, run_task
 from pytest_artemis.models import ModelSet
 from pytest_artemis.store.journal import RunHeader, RunJournal
