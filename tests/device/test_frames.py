@@ -104,7 +104,7 @@ def test_what_is_no_frame_here_is_said(data: bytes, error: type[Exception], says
         parse_frame(data)
 
 
-def test_a_model_image_rendered_ahead_is_waited_for_not_rendered_twice(device: AdbDevice, monkeypatch) -> None:
+def test_a_model_image_rendered_ahead_is_waited_for_not_made_twice(device: AdbDevice, monkeypatch) -> None:
     renders: list[str] = []
     render = model_image._render
     monkeypatch.setattr(model_image, "_render", lambda capture, side: renders.append(capture.sha256)
