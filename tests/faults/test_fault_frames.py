@@ -11,17 +11,8 @@ from PIL import Image
 
 DISPLAYS = '''
 import pytest
-from fault_scripts import SETTINGS, bluetooth_decision, verdicts
+from fault_scripts import SETTINGS, bluetooth_respond as respond
 from pytest_artemis import probes
-from pytest_artemis.agents.schemas import PlanReply
-
-
-def respond(request, device):
-    if request.role == "planner":
-        return PlanReply(plan="- [ ] Turn on Bluetooth\\n")
-    if request.role == "operator":
-        return bluetooth_decision(request)
-    return verdicts(request, "passed", "the step 2 post screenshot shows the switch reading ON")
 
 
 DISPLAY = {"test_srgb_display": "RGBA_8888", "test_hdr_display": "RGBA_1010102"}
