@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import pytest
 from _pytest.junitxml import LogXML, _NodeReporter, xml_key
@@ -25,6 +26,9 @@ from _pytest.junitxml import LogXML, _NodeReporter, xml_key
 from pytest_artemis.junit import suite_property_name
 
 from .junit import report_props
+
+if TYPE_CHECKING:
+    from _pytest.reports import TestReport
 
 _RESULTS = ("failure", "error", "skipped")
 
@@ -94,7 +98,8 @@ class JunitShaper:
         xml = self._xml()
         if xml is None or not getattr(report, USAGE_ERROR_ATTR, False):
             return
-        for node in xml.node_reporter(report).nodes:
+        # LogXML keys reporters by a report's nodeid and worker node, which a CollectReport has too
+        for node in xml.node_reporter(cast("TestReport", report)).nodes:
             if node.tag == "error":
                 node.set("type", "artemis.usage")
                 node.set("message", f"USAGE ERROR: {report.longrepr}")

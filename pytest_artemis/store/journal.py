@@ -58,7 +58,7 @@ PLAN_DIR = "plan"
 _TEXT_EXTS = frozenset({"xml", "txt", "json", "md", "html", "log", "csv"})
 _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 _EXT = re.compile(r"^[A-Za-z0-9]{1,16}$")
-_JSON = TypeAdapter(JsonValue)
+_JSON: TypeAdapter[JsonValue] = TypeAdapter(JsonValue)
 
 
 class RunHeader(Contract):
