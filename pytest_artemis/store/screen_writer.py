@@ -8,15 +8,27 @@ leaves steps referring to files that were never written, which ``read_run`` repo
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Protocol
 
+
+def _yield_to_the_run() -> None:
+    """Lower the writer thread's scheduling priority (Linux: a thread is a task with its own nice value),
+    so that on a busy machine the run's own threads get the cores first; elsewhere nothing changes."""
+    with contextlib.suppress(AttributeError, OSError):
+        thread = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, thread, max(10, os.getpriority(os.PRIO_PROCESS, thread)))
+
+
 # One thread for every journal in the process: encodes are CPU work, and a second thread would only
 # compete with the run for the same cores.
-_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="artemis-screens")
+_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="artemis-screens",
+                               initializer=_yield_to_the_run)
 
 
 class Encodable(Protocol):

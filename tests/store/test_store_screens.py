@@ -125,3 +125,19 @@ def test_png_bytes_are_hashed_and_written_at_once(tmp_path: Path) -> None:
     png = _capture().png
     sha = journal.put_screen(png)
     assert sha == hashlib.sha256(png).hexdigest() and (journal.dir / "screens" / f"{sha}.png").exists()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice value is Linux's")
+def test_the_writer_yields_the_cores_to_the_run(tmp_path: Path) -> None:
+    journal = _journal(tmp_path)
+    seen: list[int] = []
+
+    class Probing(SlowScreen):
+        @property
+        def png(self) -> bytes:
+            seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+            return self.capture.png
+
+    journal.put_screen(Probing(_capture()))
+    journal.flush_screens()
+    assert seen == [max(10, os.getpriority(os.PRIO_PROCESS, 0))]
