@@ -295,8 +295,14 @@ class RunJournal:
 
     def close(self, outcome: RunOutcome) -> None:
         """Wait for the screenshots still being written, then write ``outcome.json`` and the terminal record;
-        later writes raise ``JournalClosed``."""
-        self._screens.flush()
+        later writes raise ``JournalClosed``.
+
+        The outcome is decided by now: a screenshot that could not be written is recorded (a
+        ``screens_not_written`` event; ``read_run`` names the file missing), not raised. A run that must
+        fail on it flushes first (``flush_screens``)."""
+        lost = self._screens.settle()
+        if lost is not None:
+            self.append_event("screens_not_written", error=str(lost)[:500])
         body = json.dumps(
             self.redactor.redact_json(outcome.model_dump(mode="json")), ensure_ascii=False, indent=2
         )

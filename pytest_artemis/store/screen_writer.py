@@ -88,9 +88,18 @@ class ScreenWriter:
         if failure is not None:
             raise failure
 
-    def flush(self) -> None:
-        """Wait until every screenshot submitted so far is written, then raise a failed write."""
+    def settle(self) -> BaseException | None:
+        """Wait until every screenshot submitted so far is written; the failed write not raised yet, if any
+        (it is not raised again)."""
         with self._lock:
             futures = set(self._futures)
         wait(futures)
-        self.raise_failure()
+        with self._lock:
+            failure, self._failure = self._failure, None
+        return failure
+
+    def flush(self) -> None:
+        """Wait until every screenshot submitted so far is written, then raise a failed write."""
+        failure = self.settle()
+        if failure is not None:
+            raise failure

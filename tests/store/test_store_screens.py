@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from test_store_journal import outcome  # the closed outcome the journal tests write
 
 from pytest_artemis.contracts import StepRecord
 from pytest_artemis.device import Capture
@@ -75,7 +76,6 @@ def test_close_waits_for_every_screenshot_still_being_written(tmp_path: Path) ->
     names = [journal.put_screen(s) for s in slows]
     journal.append_step(_step(names[0], names[1]))
     threading.Timer(0.3, lambda: [s.ready.set() for s in slows]).start()
-    from test_store_journal import outcome  # the same closed outcome the journal tests write
     journal.close(outcome())
     record = read_run(journal.dir)
     assert record.notices == () and record.execution == "finished"
@@ -93,6 +93,19 @@ def test_a_screenshot_that_cannot_be_written_fails_the_next_journal_write(tmp_pa
         for _ in range(100):  # the write fails in the background; a later journal write says so
             journal.append_step(_step(sha))
             time.sleep(0.05)
+
+
+def test_close_records_a_screenshot_it_could_not_write_and_still_closes(tmp_path: Path) -> None:
+    journal = _journal(tmp_path)
+    screens = journal.dir / "screens"
+    screens.rmdir()
+    screens.write_text("not a directory")
+    journal.put_screen(_capture())
+    journal.close(outcome())  # the outcome is decided: the lost file is recorded, not raised
+    record = read_run(journal.dir)
+    assert record.execution == "finished"
+    (event,) = [e for e in record.events if e.kind == "screens_not_written"]
+    assert "cannot write" in str(event.fields["error"])
 
 
 KILLED = """
