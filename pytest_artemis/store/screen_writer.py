@@ -81,10 +81,14 @@ class ScreenWriter:
             screen = self._pending.get(path)
         return None if screen is None else screen.png
 
-    def raise_failure(self) -> None:
-        """Raise the first write that failed since the last call (each failure is raised once)."""
+    def _take_failure(self) -> BaseException | None:
         with self._lock:
             failure, self._failure = self._failure, None
+        return failure
+
+    def raise_failure(self) -> None:
+        """Raise the first write that failed since the last call (each failure is raised once)."""
+        failure = self._take_failure()
         if failure is not None:
             raise failure
 
@@ -94,9 +98,7 @@ class ScreenWriter:
         with self._lock:
             futures = set(self._futures)
         wait(futures)
-        with self._lock:
-            failure, self._failure = self._failure, None
-        return failure
+        return self._take_failure()
 
     def flush(self) -> None:
         """Wait until every screenshot submitted so far is written, then raise a failed write."""
