@@ -1,6 +1,6 @@
 """A step at the floor: this tree beside the previous release, in one run.
 
-    python benchmarks/bench_step_floor.py [--previous REV] [--steps 20] [--rounds 3] [--no-examples]
+    python benchmarks/bench_step_floor.py [--previous REV] [--steps N] [--rounds N] [--no-device] [--no-examples]
 
 (a) the harness's work per step: overhead (wall − device − model, the step's critical path) and the
     harness process's CPU (every thread: the run, the model JPEG, the background screenshot writer);
@@ -194,14 +194,17 @@ def main() -> int:
                         help=f"the release to compare with (default {PREVIOUS})")
     parser.add_argument("--steps", type=int, default=20, help="operator turns per run (default 20)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each variant (default 3)")
+    parser.add_argument("--device", action=argparse.BooleanOptionalAction, default=True,
+                        help="(a) and (b): the steps on the simulated phone (default on)")
     parser.add_argument("--examples", action=argparse.BooleanOptionalAction, default=True,
-                        help="meter the examples' model calls too (default on)")
+                        help="(c): the examples' model calls (default on)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="artemis-previous-") as tmp:
         trees = {"previous": previous_tree(args.previous, Path(tmp)), "this": ROOT}
         print(f"previous release: {args.previous}; this tree: {ROOT}; load average "
               f"{os.getloadavg()[0]:.1f}")
-        device_part(trees, args.steps, args.rounds)
+        if args.device:
+            device_part(trees, args.steps, args.rounds)
         if args.examples:
             model_part(trees)
     return 0
