@@ -1,6 +1,7 @@
 """A step at the floor: this tree beside the previous release, in one run.
 
-    python benchmarks/bench_step_floor.py [--previous REV] [--steps N] [--rounds N] [--no-device] [--no-examples]
+    python benchmarks/bench_step_floor.py [--previous REV] [--steps N] [--rounds N]
+                                          [--no-device] [--no-examples]
 
 (a) the harness's work per step: overhead (wall − device − model, the step's critical path) and the
     harness process's CPU (every thread: the run, the model JPEG, the background screenshot writer);
