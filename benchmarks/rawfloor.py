@@ -2,9 +2,9 @@
 
 Each call a ``TimedDevice`` logged becomes the least a client must ask the device for the same answer:
 one connection, ``host:transport:SERIAL``, one ``exec:`` service, read to the end, nothing parsed or
-verified (``screencap -p``, ``uiautomator dump /dev/tty``, the ``input`` command, ...). Replayed on a second
-phone of the same seed, in the same order, it walks the same screens, so the device does the same work
-(renders, dumps) as in the run; what is left between the two is the client's own cost.
+verified (``screencap``: a raw frame, ``uiautomator dump /dev/tty``, the ``input`` command, ...).
+Replayed on a second phone of the same seed, in the same order, it walks the same screens, so the device
+does the same work (renders, dumps) as in the run; what is left between the two is the client's own cost.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _q(*argv: object) -> str:
 def floor_command(name: str, args: Sequence[object]) -> str | None:
     """The bare command line for one logged Device call (None for calls that ask the device nothing)."""
     if name == "screenshot":
-        return "screencap -p"
+        return "screencap"  # a raw frame, as this harness asks a phone that serves readable ones
     if name == "hierarchy":
         return "uiautomator dump /dev/tty"
     if name == "tap":

@@ -20,6 +20,8 @@ class SimAddress:
     host: str
     port: int
     serials: list[str]
+    pid: int = 0
+    """The phones' process (0: not known)."""
 
 
 @contextmanager
@@ -39,7 +41,7 @@ def sim_server(devices: int = 1, *, in_process: bool = False) -> Iterator[SimAdd
         if not found:
             raise RuntimeError(f"the sim did not start: {first!r}")
         serials = [proc.stdout.readline().split("\t")[0] for _ in range(devices)]
-        yield SimAddress(found.group(1), int(found.group(2)), serials)
+        yield SimAddress(found.group(1), int(found.group(2)), serials, proc.pid)
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_artemis.device.perception import model_image_factor
+from pytest_artemis.device.model_image import model_image_factor
 
 
 def screenshot_scale(width: int, height: int, max_side: int) -> str:

@@ -10,11 +10,11 @@ from pytest_artemis.agents.checker import screen_listing
 from pytest_artemis.contracts import EvidenceScreen, ProbeSpec, ScreenWhich, StepRecord
 from pytest_artemis.contracts.probe_outputs import Unreadable
 from pytest_artemis.device import ProbeRefused
-from pytest_artemis.device.perception import model_jpeg, perceive
+from pytest_artemis.device.model_image import stored_jpeg
+from pytest_artemis.device.perception import perceive
 from pytest_artemis.engine.context import describe_results, step_summary
 from pytest_artemis.engine.state import RunProgress, RunServices
 from pytest_artemis.models import ImagePart
-from pytest_artemis.store.journal import SCREENS_DIR
 
 from .grounding import Window
 from .history import ProbeOutput
@@ -24,7 +24,7 @@ async def final_screen(svc: RunServices) -> tuple[EvidenceScreen, ImagePart]:
     """The device screen now, recorded as a final screen a verdict may cite, and its image for the model."""
     screen = await asyncio.to_thread(perceive, svc.device, ocr=svc.ocr,
                                      image_max_side=svc.config.image_max_side)
-    svc.journal.put_screen(screen.capture.png)
+    svc.journal.put_screen(screen.capture)
     svc.screens.record_final(screen.view, ocr_done=True)
     image = await asyncio.to_thread(screen.model_image, svc.config.image_max_side)
     return EvidenceScreen(step=None, screen="final", view=screen.view), ImagePart(image)
@@ -66,11 +66,10 @@ class RunEvidence:
         sha = None if record is None else (record.pre_screen if which == "pre" else record.post_screen)
         if sha is None:
             return None
-        path = self._svc.journal.dir / SCREENS_DIR / f"{sha}.png"
-        if not path.exists():
+        png = await asyncio.to_thread(self._svc.journal.screen_png, sha)
+        if png is None:
             return None
-        png = await asyncio.to_thread(path.read_bytes)
-        return ImagePart(await asyncio.to_thread(model_jpeg, png, sha, self._svc.config.image_max_side))
+        return ImagePart(await asyncio.to_thread(stored_jpeg, png, sha, self._svc.config.image_max_side))
 
     def plan(self) -> str:
         return self._run.plan_text

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_artemis.contracts import EvidenceScreen, ScreenView, ScreenWhich, UIElement
 from pytest_artemis.device.ocr import fuse_ocr
-from pytest_artemis.device.ocr_cache import CachedOcr
+from pytest_artemis.device.ocr_cache import CachedOcr, read_screen
 from pytest_artemis.store.journal import SCREENS_DIR
 
 if TYPE_CHECKING:
@@ -34,6 +35,9 @@ class RecordedScreens:
 
     run_dir: Path
     ocr: OcrEngine | None = None
+    stored_png: Callable[[str], bytes | None] | None = None
+    """How a screenshot's PNG is read by its name (the journal's ``screen_png``, which serves one whose
+    write is still pending); without it, from ``run_dir``."""
     _entries: dict[tuple[int, ScreenWhich], _Entry] = field(default_factory=dict)
     _finals: list[_Entry] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -81,8 +85,8 @@ class RecordedScreens:
         if not isinstance(self.ocr, CachedOcr) or view.screenshot is None \
                 or self.ocr.vouches(view.screenshot):
             return view
-        path = self.run_dir / SCREENS_DIR / f"{view.screenshot}.png"
-        words = self.ocr.reread(path.read_bytes()) if path.exists() else []
+        png = self._png(view.screenshot)
+        words = self.ocr.reread(png, view.screenshot) if png is not None else []
         fresh = view.model_copy(update={"elements": fuse_ocr(_without_ocr(view).elements, words)})
         with self._lock:
             for entry in (*self._entries.values(), *self._finals):
@@ -98,15 +102,21 @@ class RecordedScreens:
         view = None if step is None else self.view(step, which)
         return None if view is None else EvidenceScreen(step=step, screen=which, view=view)
 
+    def _png(self, sha: str) -> bytes | None:
+        if self.stored_png is not None:
+            return self.stored_png(sha)
+        path = self.run_dir / SCREENS_DIR / f"{sha}.png"
+        return path.read_bytes() if path.exists() else None
+
     def _complete(self, entry: _Entry) -> ScreenView:
         with self._lock:
-            if entry.ocr_done or self.ocr is None or entry.view.screenshot is None:
-                return entry.view
-            view = entry.view
+            view, sha, ocr = entry.view, entry.view.screenshot, self.ocr
+            if entry.ocr_done or ocr is None or sha is None:
+                return view
         # Read outside the lock: checks running side by side read their screens at the same time (two
         # reading one screen both read it, the same words).
-        path = self.run_dir / SCREENS_DIR / f"{view.screenshot}.png"
-        words = self.ocr.read(path.read_bytes()) if path.exists() else []
+        png = self._png(sha)
+        words = read_screen(ocr, sha, lambda: png) if png is not None else []
         fused = view.model_copy(update={"elements": fuse_ocr(view.elements, words)})
         with self._lock:
             if not entry.ocr_done:

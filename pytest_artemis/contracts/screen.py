@@ -69,7 +69,8 @@ class ScreenView(Contract):
     """What the agent sees of one screen: a screenshot reference and the indexed elements."""
 
     screenshot: str | None = None
-    """Content hash (sha256) of the screenshot PNG, as stored under ``screens/``."""
+    """The screenshot's name: the sha256 of the frame the device sent (a raw frame, or a PNG); its lossless
+    PNG is stored as ``screens/<name>.png``."""
     width: int = Field(gt=0)
     height: int = Field(gt=0)
     foreground: str = ""

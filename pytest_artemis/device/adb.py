@@ -21,6 +21,7 @@ from pytest_artemis.contracts.probe_outputs import PACKAGE_PATTERN, ForegroundOu
 
 from .base import KEYCODES, Capture, DeviceInfo, Hierarchy
 from .errors import DeviceCommandFailed, DeviceError, DeviceTimeout, DeviceUnavailable
+from .frames import FormatNotRead, FrameUnusable, parse_frame
 from .hierarchy import HierarchyParseError, parse_hierarchy
 from .probe_table import ProbeTable, builtin_probes
 from .wire import AdbWire, ServiceRefused
@@ -33,8 +34,8 @@ _SCREENCAP_ERR = "/data/local/tmp/artemis-screencap.err"
 # The dump file is removed first, so a failed dump can never hand back the previous screen's file.
 _DUMP = f"rm -f {_UIDUMP}; uiautomator dump {_UIDUMP}; cat {_UIDUMP}"
 # stderr goes to a file and is printed after the exit status: screencap warns on stderr even when it
-# succeeds (e.g. several displays), and exec: would mix that text into the PNG bytes.
-_SCREENCAP, _SCREENCAP_THEN = f"screencap -p 2>{_SCREENCAP_ERR}", f"cat {_SCREENCAP_ERR}"
+# succeeds (e.g. several displays), and exec: would mix that text into the frame's bytes.
+_SCREENCAP_THEN = f"cat {_SCREENCAP_ERR}"
 _UNAVAILABLE = ("not found", "offline", "unauthorized", "no devices", "closed", "disconnected")
 _ACTIVITY = re.compile(r"\.?[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)*")
 _SIZE = re.compile(r"(Physical|Override) size:\s*(\d+)x(\d+)")
@@ -60,13 +61,20 @@ def input_text_arg(text: str) -> str:
 
 
 class _Ran(NamedTuple):
-    """A command line's output before its exit status, the status, what followed it, and whether the
-    output came through a pty shell (which may have turned every LF into CRLF)."""
+    """A command line's output before its exit status (a view of the buffer read), the status, what
+    followed it, and whether the output came through a pty shell (which may have turned every LF into
+    CRLF)."""
 
-    out: bytes
+    out: memoryview
     code: int
     tail: bytes
     pty: bool
+
+    @property
+    def text(self) -> bytes:
+        """The output as bytes, a pty's CRLF turned back into LF."""
+        out = bytes(self.out)
+        return out.replace(b"\r\n", b"\n") if self.pty else out
 
 
 class AdbDevice:
@@ -74,10 +82,12 @@ class AdbDevice:
 
     Commands run through the ``exec:`` service (no pty: binary-safe) on one connection each; a device
     that refuses ``exec:`` (older than Android 5) is driven through ``shell:`` instead, whose pty output
-    is normalised (text) or repaired and re-verified (screenshots). Screenshots and hierarchy dumps are
-    retried once on a failed/undecodable result (transient screencap and ``could not get idle state``
-    failures are common on real devices); a second failure raises DeviceCommandFailed. Nothing else is
-    retried.
+    is normalised (text) or repaired and re-verified (screenshots). Screenshots are raw frames
+    (``screencap`` without ``-p``: no PNG encoded on the phone, none decoded here) where the device's are
+    readable here; the first screenshot decides, and a device whose raw frames are not (an HDR pixel
+    format, a pty shell) is read as PNG from then on. Screenshots and hierarchy dumps are retried once on a
+    failed/undecodable result (transient screencap and ``could not get idle state`` failures are common on
+    real devices); a second failure raises DeviceCommandFailed. Nothing else is retried.
     """
 
     def __init__(self, serial: str, *, host: str = "127.0.0.1", port: int = 5037, timeout_s: float = 20.0,
@@ -88,6 +98,10 @@ class AdbDevice:
         self._client = adbutils.AdbClient(host=host, port=port, socket_timeout=timeout_s)
         self._wire = AdbWire(self._client, serial, self._name)
         self._exec = True
+        self._frames: Literal["raw", "png"] | None = None
+        """How this device's screenshots are read: decided by its first screenshot, then kept."""
+        self._frame_bytes = 0
+        """The size of the last raw frame read: the next read's buffer starts at it."""
         self._probe_table = probes if probes is not None else builtin_probes()
         # One dump file per device: concurrent hierarchy() calls must not remove each other's file.
         self._dump_lock = threading.Lock()
@@ -128,38 +142,38 @@ class AdbDevice:
         except (OSError, EOFError) as exc:
             raise DeviceUnavailable(f"{self._name}: connection lost during {what}: {exc}") from exc
 
-    def _stream(self, command: str, timeout: float | None) -> tuple[bytes, bool]:
+    def _stream(self, command: str, timeout: float | None, size_hint: int = 0) -> tuple[bytearray, bool]:
         """Everything a command line prints (stdout and stderr merged) and whether a pty shell carried it."""
         budget = timeout or self._timeout
         with self._errors(command):
             if self._exec:
                 try:
-                    return self._wire.read_all("exec:" + command, budget), False
+                    return self._wire.read_all("exec:" + command, budget, size_hint), False
                 except ServiceRefused:
-                    out = self._wire.read_all("shell:" + command, budget)
+                    out = self._wire.read_all("shell:" + command, budget, size_hint)
                     self._exec = False
                     return out, True
-            return self._wire.read_all("shell:" + command, budget), True
+            return self._wire.read_all("shell:" + command, budget, size_hint), True
 
-    def _run(self, command: str, timeout: float | None = None, then: str = "") -> _Ran:
+    def _run(self, command: str, timeout: float | None = None, then: str = "", size_hint: int = 0) -> _Ran:
         """Run ``command; echo MARK$?[; then]`` and split the output at the exit status."""
         line = f"{command}; echo {_EXIT_MARK.decode()}$?" + (f"; {then}" if then else "")
-        out, pty = self._stream(line, timeout)
+        out, pty = self._stream(line, timeout, size_hint)
         at = out.rfind(_EXIT_MARK)
         if at < 0:
             raise DeviceCommandFailed(f"{self._name}: {command}: output ended without an exit status",
                                       command=command, output=out[-500:].decode(errors="replace"))
-        status, _, tail = out[at + len(_EXIT_MARK):].partition(b"\n")
+        status, _, tail = bytes(out[at + len(_EXIT_MARK):]).partition(b"\n")
         try:
             code = int(status.strip() or b"-1")
         except ValueError:
             code = -1
-        return _Ran(out[:at], code, tail, pty)
+        return _Ran(memoryview(out)[:at], code, tail, pty)
 
     def run(self, argv: Sequence[str], *, timeout: float | None = None) -> tuple[bytes, int]:
         """Run argv (shell-quoted word by word) and return (merged output, exit code)."""
         ran = self._run(_quote(argv), timeout)
-        return (ran.out.replace(b"\r\n", b"\n") if ran.pty else ran.out), ran.code
+        return ran.text, ran.code
 
     def check(self, argv: Sequence[str], *, timeout: float | None = None) -> str:
         """Run argv; its text output, or DeviceCommandFailed (with the output) on a non-zero exit."""
@@ -177,24 +191,57 @@ class AdbDevice:
 
     # -- screen -------------------------------------------------------------------------------
 
-    def _screenshot_once(self) -> Capture:
-        ran = self._run(_SCREENCAP, then=_SCREENCAP_THEN)
+    def _screencap(self, command: str) -> _Ran:
+        """``command`` (``screencap`` or ``screencap -p``) run, its stderr kept apart from its output."""
+        ran = self._run(f"{command} 2>{_SCREENCAP_ERR}", then=_SCREENCAP_THEN, size_hint=self._frame_bytes)
         if ran.code != 0:
-            text = (ran.tail or ran.out[:500]).decode("utf-8", errors="replace").strip()[:500]
-            raise DeviceCommandFailed(f"{self._name}: `screencap -p` exited {ran.code}: {text}",
-                                      command="screencap -p", output=text, exit_code=ran.code)
+            text = (ran.tail or bytes(ran.out[:500])).decode("utf-8", errors="replace").strip()[:500]
+            raise DeviceCommandFailed(f"{self._name}: `{command}` exited {ran.code}: {text}",
+                                      command=command, output=text, exit_code=ran.code)
+        return ran
+
+    def _raw_screenshot(self) -> Capture | None:
+        """A raw frame; None, and PNG from now on, when this device's raw frames are not readable here."""
+        ran = self._screencap("screencap") if self._exec else None
+        if ran is None or ran.pty:  # a pty shell turns LF into CRLF: only a PNG's CRCs can undo that
+            self._frames = "png"
+            return None
         try:
-            return verified_png(ran.out)
+            frame = parse_frame(ran.out)
+        except FrameUnusable as exc:
+            if self._frames == "raw" and not isinstance(exc, FormatNotRead):
+                # this device's frames were readable: this one is broken (truncated), not of another kind
+                raise DeviceCommandFailed(f"{self._name}: `screencap` returned no frame: {exc}",
+                                          command="screencap", output=str(exc)) from exc
+            log.info("%s: raw screen frames unusable (%s): screenshots are PNG", self._name, exc)
+            self._frames = "png"
+            return None
+        self._frames, self._frame_bytes = "raw", len(ran.out) + 256
+        return Capture.from_frame(frame, ran.out)
+
+    def _png_screenshot(self) -> Capture:
+        ran = self._screencap("screencap -p")
+        png = bytes(ran.out)
+        try:
+            return verified_png(png)
         except DeviceCommandFailed as exc:
             # A pty turns every LF of the PNG into CRLF; undoing it is only trusted if every CRC agrees.
-            if ran.pty and b"\r\n" in ran.out:
+            if ran.pty and b"\r\n" in png:
                 with contextlib.suppress(DeviceCommandFailed):
-                    return verified_png(ran.out.replace(b"\r\n", b"\n"))
+                    return verified_png(png.replace(b"\r\n", b"\n"))
             raise DeviceCommandFailed(f"{self._name}: {exc}", command=exc.command,
                                       output=exc.output) from exc
 
+    def _screenshot_once(self) -> Capture:
+        if self._frames != "png":
+            capture = self._raw_screenshot()
+            if capture is not None:
+                return capture
+        return self._png_screenshot()
+
     def screenshot(self) -> Capture:
-        """A verified PNG capture (complete, every chunk's CRC checked); one retry, then an error."""
+        """The screen now: a raw frame whose length matches its header, or a PNG whose every chunk's CRC
+        checks out; one retry, then an error."""
         try:
             return self._screenshot_once()
         except DeviceCommandFailed:
@@ -203,7 +250,7 @@ class AdbDevice:
     def _hierarchy_once(self) -> Hierarchy:
         # Dump and read in one connection: the file never leaves the device through a second service.
         ran = self._run(_DUMP)
-        text = ran.out.decode("utf-8", errors="replace")
+        text = bytes(ran.out).decode("utf-8", errors="replace")
         start, end = text.find("<?xml"), text.rfind(_XML_END)
         if start < 0:
             start = text.find("<hierarchy")

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import io
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from pytest_artemis.contracts import ProbeResult, ProbeSpec, UIElement
 from pytest_artemis.contracts._base import Contract
 
 from .probe_table import ProbeTable
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from .frames import RawFrame
 
 #: Key names the operator may press, mapped to Android key codes for ``input keyevent``.
 KEYCODES: dict[str, str] = {
@@ -24,19 +31,58 @@ KEYCODES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
 class Capture:
-    """A decoded-and-verified screenshot: PNG bytes, pixel size and content hash."""
+    """A verified screenshot as the device sent it (a raw frame, or a PNG), its pixel size and content hash.
 
-    png: bytes = field(repr=False)
-    width: int
-    height: int
-    sha256: str
+    ``sha256`` is the hash of the bytes the device sent for it (the raw frame with its header, or the PNG
+    file): it names the screen everywhere (``screens/<sha256>.png``, the OCR cache, the model image cache).
+    ``png`` is the lossless PNG of the screen (a raw frame is encoded on first use, once).
+    """
+
+    __slots__ = ("_lock", "_png", "frame", "height", "sha256", "width")
+
+    def __init__(self, *, width: int, height: int, sha256: str, png: bytes | None = None,
+                 frame: RawFrame | None = None) -> None:
+        if (png is None) == (frame is None):
+            raise ValueError("a capture is a PNG or a raw frame")
+        self.width, self.height, self.sha256 = width, height, sha256
+        self.frame = frame
+        self._png = png
+        self._lock = threading.Lock()
 
     @classmethod
     def from_png(cls, png: bytes, width: int, height: int) -> Capture:
-        """Build a capture, hashing the bytes (the hash names the screen in the run journal)."""
-        return cls(png=png, width=width, height=height, sha256=hashlib.sha256(png).hexdigest())
+        """Build a capture of a PNG, hashing its bytes."""
+        return cls(width=width, height=height, sha256=hashlib.sha256(png).hexdigest(), png=png)
+
+    @classmethod
+    def from_frame(cls, frame: RawFrame, raw: bytes | bytearray | memoryview) -> Capture:
+        """Build a capture of a raw frame, hashing ``raw`` (the frame as sent: header and pixels)."""
+        sha = hashlib.sha256(raw).hexdigest()
+        return cls(width=frame.width, height=frame.height, sha256=sha, frame=frame)
+
+    @property
+    def png(self) -> bytes:
+        """The screen as a lossless PNG (a raw frame's is encoded once, on first use)."""
+        with self._lock:
+            if self._png is None:
+                assert self.frame is not None  # one of the two is always set
+                self._png = self.frame.png()
+            return self._png
+
+    def opaque_image(self) -> Image.Image:
+        """The screen as an opaque RGB or RGBX image (a raw frame's pixels without a copy where possible)."""
+        if self.frame is not None:
+            return self.frame.opaque_image()
+        from PIL import Image  # Pillow loads with the first screenshot, not with the protocol
+
+        img = Image.open(io.BytesIO(self.png))
+        img.load()
+        return img if img.mode == "RGB" else img.convert("RGB")
+
+    def __repr__(self) -> str:
+        kind = "raw" if self.frame is not None else "png"
+        return f"Capture({kind}, {self.width}x{self.height}, sha256={self.sha256[:12]}…)"
 
 
 @dataclass(frozen=True)

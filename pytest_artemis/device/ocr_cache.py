@@ -1,8 +1,9 @@
 """OCR readings kept by screenshot content hash, so the same pixels are never read twice.
 
-A reading is a pure function of the image's bytes and the engine (its version and settings, the
-engine's ``fingerprint``): the reading kept from an earlier run of byte-for-byte the same screenshot is
-that screenshot's reading, not a replayed judgement. Checks are still judged afresh from it. A changed
+A reading is a pure function of the image's pixels and the engine (its version and settings, the
+engine's ``fingerprint``): the reading kept from an earlier run of byte-for-byte the same screenshot (the
+same frame from the device: the screen's name, ``Capture.sha256``) is that screenshot's reading, not a
+replayed judgement. Checks are still judged afresh from it. A changed
 pixel (a clock tick in the status bar, an animation frame) is a new image and is read again.
 
 Readings are kept in memory for the process and, when a directory is given (the plugin uses pytest's
@@ -107,16 +108,21 @@ class CachedOcr:
                 _prune(self._dir, limit)
 
     def read(self, png: bytes) -> list[OcrWord]:
-        """The screenshot's words: kept ones when these exact bytes were read before, else read now."""
-        key = (self.fingerprint, hashlib.sha256(png).hexdigest())
+        """The words of a PNG, kept under the hash of its bytes."""
+        return self.read_screen(hashlib.sha256(png).hexdigest(), lambda: png)
+
+    def read_screen(self, sha: str, png: Callable[[], bytes]) -> list[OcrWord]:
+        """The words of the screenshot named ``sha``: kept ones when it was read before, else ``png()``
+        read now."""
+        key = (self.fingerprint, sha)
         kept = _recall(key)
         if kept is not None:
             return list(kept[0])
-        words = self._load(key[1])
+        words = self._load(sha)
         from_disk = words is not None
         if words is None:
-            words = tuple(self.engine.read(png))
-            self._store(key[1], words)
+            words = tuple(self.engine.read(png()))
+            self._store(sha, words)
         _remember(key, words, from_disk)
         return list(words)
 
@@ -127,9 +133,9 @@ class CachedOcr:
         kept = _recall((self.fingerprint, sha))
         return kept is not None and not kept[1]
 
-    def reread(self, png: bytes) -> list[OcrWord]:
-        """The screenshot read by the engine now, replacing what was kept for it (in memory and on disk)."""
-        sha = hashlib.sha256(png).hexdigest()
+    def reread(self, png: bytes, sha: str) -> list[OcrWord]:
+        """The screenshot named ``sha`` read by the engine now, replacing what was kept for it (in memory and
+        on disk)."""
         words = tuple(self.engine.read(png))
         self._store(sha, words)
         _remember((self.fingerprint, sha), words, False)
@@ -160,3 +166,10 @@ class CachedOcr:
             os.replace(temp, self._dir / f"{sha}.json")  # readers see a whole file or none
         except OSError:
             Path(temp).unlink(missing_ok=True)
+
+
+def read_screen(ocr: OcrEngine, sha: str, png: Callable[[], bytes]) -> list[OcrWord]:
+    """The words of the screenshot named ``sha`` (its PNG is asked for only when it must be read)."""
+    if isinstance(ocr, CachedOcr):
+        return ocr.read_screen(sha, png)
+    return ocr.read(png())

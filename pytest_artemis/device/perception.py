@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import io
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-
-from PIL import Image
 
 from pytest_artemis.contracts import ScreenView, UIElement
 
 from .base import Capture, Device, Hierarchy
 from .listing import listing
+from .model_image import model_jpeg, prerender_jpeg
 from .ocr import OcrEngine, fuse_ocr
+from .ocr_cache import read_screen
 
 
 def meaningful(elements: Sequence[UIElement]) -> tuple[UIElement, ...]:
@@ -41,44 +38,7 @@ class Screen:
 
     def model_image(self, max_side: int = 1280) -> bytes:
         """The screenshot as JPEG, downscaled so its longest side is at most ``max_side``."""
-        return model_jpeg(self.capture.png, self.capture.sha256, max_side)
-
-
-_JPEG_CACHE: OrderedDict[tuple[str, int], bytes] = OrderedDict()
-_JPEG_CACHE_SIZE = 16
-_JPEG_LOCK = threading.Lock()
-
-
-def model_image_factor(width: int, height: int, max_side: int) -> int:
-    """By how much a ``width``×``height`` screenshot is reduced for the models (an integer, 1: not at all)
-    so that its longest side is at most ``max_side``; each side becomes ``ceil(side / factor)``."""
-    return max(1, -(-max(width, height) // max_side))
-
-
-def model_jpeg(png: bytes, sha256: str, max_side: int = 1280) -> bytes:
-    """A PNG screenshot as the JPEG a model sees, longest side at most ``max_side``.
-
-    Cached by content hash: a step's "before" screen is usually the previous step's "after" screen, and
-    the checker asks again for screens the operator already saw. The downscale is an integer box
-    reduction (a fraction of a high-quality resample's cost, and as legible at this size).
-    """
-    key = (sha256, max_side)
-    with _JPEG_LOCK:
-        if key in _JPEG_CACHE:
-            _JPEG_CACHE.move_to_end(key)
-            return _JPEG_CACHE[key]
-    with Image.open(io.BytesIO(png)) as img:
-        rgb = img if img.mode == "RGB" else img.convert("RGB")
-        factor = model_image_factor(*rgb.size, max_side)
-        small = rgb.reduce(factor) if factor > 1 else rgb
-        buf = io.BytesIO()
-        small.save(buf, format="JPEG", quality=80)
-    data = buf.getvalue()
-    with _JPEG_LOCK:
-        _JPEG_CACHE[key] = data
-        while len(_JPEG_CACHE) > _JPEG_CACHE_SIZE:
-            _JPEG_CACHE.popitem(last=False)
-    return data
+        return model_jpeg(self.capture, max_side)
 
 
 def foreground(hierarchy: Hierarchy) -> str:
@@ -87,7 +47,6 @@ def foreground(hierarchy: Hierarchy) -> str:
     return next((e.package for e in hierarchy.elements if e.package), "")
 
 
-_PRERENDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="artemis-jpeg")
 _DUMPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="artemis-dump")
 
 
@@ -100,7 +59,7 @@ def perceive(device: Device, *, ocr: OcrEngine | None = None, image_max_side: in
     the device is asked separately only when the dump names no package.
 
     With ``image_max_side`` the model's JPEG is rendered as soon as the screenshot is in, while the dump
-    may still be running; ``Screen.model_image`` then finds it ready.
+    may still be running and after ``perceive`` returned; ``Screen.model_image`` waits for it.
     """
     dump = _DUMPS.submit(device.hierarchy)
     try:
@@ -108,15 +67,12 @@ def perceive(device: Device, *, ocr: OcrEngine | None = None, image_max_side: in
     except BaseException:
         dump.cancel()
         raise
-    jpeg = None
     if image_max_side:
-        jpeg = _PRERENDER.submit(model_jpeg, capture.png, capture.sha256, image_max_side)
+        prerender_jpeg(capture, image_max_side)
     hierarchy = dump.result()
-    if jpeg is not None:
-        jpeg.result()
     elements = meaningful(hierarchy.elements)
     if ocr is not None:
-        elements = fuse_ocr(elements, ocr.read(capture.png))
+        elements = fuse_ocr(elements, read_screen(ocr, capture.sha256, lambda: capture.png))
     view = ScreenView(screenshot=capture.sha256, width=capture.width, height=capture.height,
                       foreground=foreground(hierarchy) or device.current_app(), elements=elements)
     return Screen(view=view, capture=capture, hierarchy_xml=hierarchy.xml)

@@ -51,24 +51,33 @@ class AdbWire:
             raise
         return conn
 
-    def read_all(self, service: str, budget: float) -> bytes:
-        """Everything ``service`` writes until it closes, within ``budget`` seconds for the whole call."""
+    def read_all(self, service: str, budget: float, size_hint: int = 0) -> bytearray:
+        """Everything ``service`` writes until it closes, within ``budget`` seconds for the whole call.
+
+        Read straight into one buffer (``size_hint`` bytes to start with, doubled when full): a raw screen
+        frame is megabytes, and every copy of it costs milliseconds.
+        """
         deadline = time.monotonic() + budget
         conn = self.open(service, budget)
+        buf = bytearray(max(size_hint, 1 << 16))
+        filled = 0
         try:
-            chunks = bytearray()
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise DeviceTimeout(f"{self._name}: {service}: no end within {budget:g}s")
                 conn.conn.settimeout(remaining)
-                try:
-                    chunk = conn.conn.recv(1 << 20)
-                except TimeoutError as exc:
-                    raise DeviceTimeout(f"{self._name}: {service}: no end within {budget:g}s") from exc
-                if not chunk:
-                    return bytes(chunks)
-                chunks += chunk
+                if filled == len(buf):
+                    buf.extend(bytes(len(buf)))
+                with memoryview(buf) as view:
+                    try:
+                        got = conn.conn.recv_into(view[filled:])
+                    except TimeoutError as exc:
+                        raise DeviceTimeout(f"{self._name}: {service}: no end within {budget:g}s") from exc
+                if not got:
+                    del buf[filled:]
+                    return buf
+                filled += got
         finally:
             close(conn)
 

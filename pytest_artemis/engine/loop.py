@@ -14,6 +14,7 @@ from pytest_artemis.checking.harvest import harvest_effects
 from pytest_artemis.checking.screens import post_view
 from pytest_artemis.contracts import ActionResult, StepFlag, StepRecord, UIElement
 from pytest_artemis.device import DeviceCommandFailed, DeviceError
+from pytest_artemis.device.model_image import prerender_jpeg
 from pytest_artemis.device.perception import Screen, meaningful, perceive
 from pytest_artemis.models import ImagePart, ModelOutputInvalid
 from pytest_artemis.plan import PlanSyntaxError, guard_operator_write, new_completions, parse_plan
@@ -102,7 +103,7 @@ async def operator_turn(svc: RunServices, run: RunProgress, scheduler: Checkpoin
     log.debug("run %s: turn %d starts", svc.run_id, turn.number)
     screen = await asyncio.to_thread(perceive, svc.device, ocr=svc.ocr,
                                      image_max_side=svc.config.image_max_side)
-    pre = svc.journal.put_screen(screen.capture.png)
+    pre = svc.journal.put_screen(screen.capture)
     hierarchy = svc.journal.put_blob(screen.hierarchy_xml, "xml")
     decision = await _decide(svc, run, screen, turn)
     if decision is not None and decision.plan is not None:
@@ -120,7 +121,10 @@ async def operator_turn(svc: RunServices, run: RunProgress, scheduler: Checkpoin
     post_elements: tuple[UIElement, ...] = ()
     if device_error is None:
         try:
-            post = svc.journal.put_screen((await asyncio.to_thread(svc.device.screenshot)).png)
+            shot = await asyncio.to_thread(svc.device.screenshot)
+            # Most often the next turn's screen too: its model image is rendered while that turn begins.
+            prerender_jpeg(shot, svc.config.image_max_side)
+            post = svc.journal.put_screen(shot)
             if turn.completed:  # the evidence its checkpoint is judged from
                 post_hierarchy, post_elements = await _post_hierarchy(svc, run)
         except DeviceError as exc:  # the actions ran: record the turn, then let the error end the run

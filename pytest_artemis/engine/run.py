@@ -142,6 +142,7 @@ async def run_task_async(
                 await drive(svc, run, scheduler)
                 if not await settle(svc, run, scheduler):
                     break
+            await asyncio.to_thread(journal.flush_screens)  # a screenshot that was not written fails the run
     except InfrastructureError as exc:
         execution, infra = "crashed", _infra(exc, exc.infra_kind)
     except (ReplayMismatch, UsageError) as exc:  # e.g. the kill switch refused a real model request

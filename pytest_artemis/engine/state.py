@@ -81,8 +81,9 @@ class RunServices:
             for value in map(secrets.value, secrets.names):
                 journal.redactor.add(value)
         return cls(spec=spec, config=config, device=device, models=models, journal=journal, observer=observer,
-                   calls=calls, screens=RecordedScreens(journal.dir, ocr), vacuity=Vacuity(),
-                   folding=Folding(), item_ids=ItemIds(), ocr=ocr, replay=replay, secrets=secrets)
+                   calls=calls, screens=RecordedScreens(journal.dir, ocr, journal.screen_png),
+                   vacuity=Vacuity(), folding=Folding(), item_ids=ItemIds(), ocr=ocr, replay=replay,
+                   secrets=secrets)
 
     @property
     def run_id(self) -> str:

@@ -7,10 +7,7 @@ live in :mod:`dumpsys` and :mod:`content`, ``am`` in :mod:`activity_manager`, ``
 
 from __future__ import annotations
 
-import io
 import re
-
-from PIL import Image
 
 from . import activity_manager, cmd, content, dumpsys, package_manager, simctl
 from .apps import APPS
@@ -215,14 +212,8 @@ def _screencap(ctx: Ctx, args: list[str]) -> int:
         ctx.err("Error: Failed to take screenshot. Status: -110\n")
         return 1
     files = [a for i, a in enumerate(args) if not a.startswith("-") and args[i - 1:i] != ["-d"]]
-    png = p.screenshot_png()
-    if "-p" in args or (files and files[0].endswith(".png")):
-        data = png
-    else:
-        # Raw format: width, height, pixel format (RGBA_8888=1), dataspace, then pixels.
-        img = Image.open(io.BytesIO(png)).convert("RGBA")
-        data = (p.width.to_bytes(4, "little") + p.height.to_bytes(4, "little")
-                + (1).to_bytes(4, "little") + (0).to_bytes(4, "little") + img.tobytes())
+    png = "-p" in args or (files and files[0].endswith(".png"))
+    data = p.screenshot_png() if png else p.screenshot_raw()
     if files:
         error = p.fs.write(files[0], data, p.clock_ms // 1000)
         if error:

@@ -1,12 +1,16 @@
-"""The phone's screen: the widget tree of its current state, drawn to PNG and dumped as uiautomator XML,
-each cached per state (rebuilt only after the phone changed, or its clock passed a minute)."""
+"""The phone's screen: the widget tree of its current state, drawn and encoded as ``screencap`` writes it
+(PNG or a raw frame) and dumped as uiautomator XML, each cached per state (rebuilt only after the phone
+changed, or its clock passed a minute)."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import grant_dialog, render, shade
+from PIL import Image
+
+from . import frames, grant_dialog, render, shade
 from .apps import APPS, launcher
 from .widgets import Node, dump_xml
 
@@ -22,7 +26,10 @@ class Display:
         self._key: tuple | None = None
         self._root: Node | None = None
         self._windows: list[Node] = []
-        self._rendered: tuple[tuple | None, bytes] | None = None
+        self._rendered: tuple[tuple | None, Image.Image] | None = None
+        self._encoded: dict[tuple, bytes] = {}
+        """The current screen's encodings by (format, parameters); emptied when the screen changes."""
+        self._last_asked: tuple = ("png",)
         self._xml: str | None = None
         self._render_lock = threading.Lock()
         self._prerender: threading.Thread | None = None
@@ -76,12 +83,12 @@ class Display:
             windows.append(dialog)
         return windows
 
-    def png(self) -> bytes:
-        """PNG of the current screen (re-encoded only when the screen changed).
+    def _encode(self, form: tuple, encode: Callable[[Image.Image], bytes]) -> bytes:
+        """The current screen encoded as ``form`` says (drawn and encoded only when the screen changed).
 
-        Encoding happens outside the phone lock (a built tree is never mutated); the
-        render lock alone guards the PNG cache, and is never held while waiting for
-        the phone lock, so a caller holding the phone lock cannot deadlock with it."""
+        Drawing and encoding happen outside the phone lock (a built tree is never mutated); the render
+        lock alone guards the caches, and is never held while waiting for the phone lock, so a caller
+        holding the phone lock cannot deadlock with it."""
         phone = self._phone
         with phone.lock:
             root, _ = self.tree()
@@ -89,9 +96,23 @@ class Display:
         with self._render_lock:
             rendered = self._rendered
             if rendered is None or rendered[0] != key:
-                rendered = (key, render.render_png(root, (phone.width, phone.height), dark, phone.kit.k))
+                image = render.render_image(root, (phone.width, phone.height), dark, phone.kit.k)
+                rendered, self._encoded = (key, image), {}
                 self._rendered = rendered
-            return rendered[1]
+            if form not in self._encoded:
+                self._encoded[form] = encode(rendered[1])
+            self._last_asked = form
+            return self._encoded[form]
+
+    def png(self) -> bytes:
+        """What ``screencap -p`` writes for the current screen."""
+        return self._encode(("png",), frames.encode_png)
+
+    def raw(self, pixel_format: str = "RGBA_8888", header: int = 16) -> bytes:
+        """What ``screencap`` writes for the current screen on a display of ``pixel_format`` (a
+        ``header``-byte header: 16 from Android 9, 12 before)."""
+        return self._encode(("raw", pixel_format, header),
+                            lambda image: frames.encode_raw(image, pixel_format, header))
 
     def xml(self) -> str:
         """``uiautomator dump`` XML of the current screen (cached like the PNG)."""
@@ -102,11 +123,13 @@ class Display:
             return self._xml
 
     def prerender(self) -> None:
-        """Start encoding the current screen in the background.
+        """Start drawing and encoding the current screen in the background, in the format last asked for.
 
         Agents screenshot right after acting: the ADB server calls this after a command
         changed the phone, so encoding overlaps the client's next connection setup."""
+        form = self._last_asked
+        job = self.png if form[0] == "png" else (lambda: self.raw(*form[1:]))
         with self._phone.lock:
             if self._prerender is None or not self._prerender.is_alive():
-                self._prerender = threading.Thread(target=self.png, daemon=True)
+                self._prerender = threading.Thread(target=job, daemon=True)
                 self._prerender.start()

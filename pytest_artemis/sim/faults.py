@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .frames import HEADERS, PIXEL_FORMATS
+
 if TYPE_CHECKING:
     from .phone import SimPhone
     from .widgets import Node
@@ -32,6 +34,7 @@ class Faults:
         self.toasts_hidden = False
         self.shell_crlf = False
         self.exec_refused = False
+        self.raw_frame: tuple[str, int] = ("RGBA_8888", 16)
 
     def crash_dialog(self, package: str = CLOCK_PACKAGE, after_inputs: int = 0) -> None:
         """Crash ``package`` now, or after ``after_inputs`` more input commands:
@@ -64,6 +67,16 @@ class Faults:
         turns every LF of the output into CRLF (a PNG is mangled), and ``exec:`` is refused."""
         with self._phone.lock:
             self.shell_crlf, self.exec_refused = bool(crlf), bool(refuse_exec)
+
+    def raw_screencap(self, pixel_format: str = "RGBA_8888", header: int = 16) -> None:
+        """Write raw frames (``screencap`` without ``-p``) as a display of ``pixel_format`` does (see
+        ``frames.PIXEL_FORMATS``: ``RGBA_1010102`` is a 10-bit HDR display's), with the 12-byte header of
+        Android 8 and older or the 16-byte one of Android 9 and newer (the default: RGBA_8888, 16)."""
+        if pixel_format not in PIXEL_FORMATS or header not in HEADERS:
+            raise ValueError(f"raw frames are one of {', '.join(PIXEL_FORMATS)} with a 12- or 16-byte "
+                             f"header, not {pixel_format} with {header}")
+        with self._phone.lock:
+            self.raw_frame = (pixel_format, header)
 
     def go_offline(self, requests: int | None = None) -> None:
         """Show the device as ``offline``; transport requests FAIL with ``device offline``.
@@ -156,5 +169,6 @@ class Faults:
             "ignore_taps": [{"text": t, "resource_id": r} for t, r in self._ignore],
             "shell_crlf": self.shell_crlf,
             "exec_refused": self.exec_refused,
+            "raw_frame": list(self.raw_frame),
             "toasts_hidden": self.toasts_hidden,
         }

@@ -395,6 +395,10 @@ class SimPhone:
         """PNG of the current screen (re-encoded only when the screen changed)."""
         return self.display.png()
 
+    def screenshot_raw(self) -> bytes:
+        """The raw frame ``screencap`` writes for the current screen (format: ``faults.raw_screencap``)."""
+        return self.display.raw(*self.faults.raw_frame)
+
     def hierarchy_xml(self) -> str:
         """``uiautomator dump`` XML of the current screen (cached like the PNG)."""
         return self.display.xml()

@@ -1,13 +1,11 @@
-"""Draw a widget tree into a PNG with Pillow.
+"""Draw a widget tree into an image with Pillow (``frames`` encodes it as ``screencap`` writes it).
 
 Text uses a real TrueType font (DejaVu Sans when installed) at 40-64 px with
-high contrast so both people and OCR can read screenshots.  Encoding uses PNG
-``compress_level=1``: screens are flat colour, so level 1 is small and fast.
+high contrast so both people and OCR can read screenshots.
 """
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import subprocess
@@ -313,11 +311,9 @@ class _Painter:
                                  radius=self.s(6), fill=self.p["text"])
 
 
-def render_png(root: Node, size: tuple[int, int], dark: bool, scale: float) -> bytes:
-    """Draw ``root`` onto a ``size`` canvas and return PNG bytes."""
+def render_image(root: Node, size: tuple[int, int], dark: bool, scale: float) -> Image.Image:
+    """Draw ``root`` onto a ``size`` RGB canvas."""
     pal = DARK if dark else LIGHT
     img = Image.new("RGB", size, pal["bg"])
     _Painter(img, pal, scale).draw(root)
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    return img

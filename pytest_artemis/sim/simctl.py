@@ -7,6 +7,7 @@ process (or the ``adb`` CLI) can inject faults through ADB itself.
     simctl fault crash [PKG] [AFTER]      crash dialog now, or after AFTER more inputs
     simctl fault screencap-fail [N|forever]
     simctl fault screencap-slow SECONDS
+    simctl fault screencap-raw PIXEL_FORMAT [12|16]
     simctl fault uiautomator-fail [N|forever]
     simctl fault offline [N]              offline; back online after N refused requests
     simctl fault online
@@ -49,6 +50,8 @@ def _fault(ctx: Ctx, args: list[str]) -> int:
         f.fail_screencap(_count(rest))
     elif kind == "screencap-slow":
         f.slow_screencap(float(rest[0]))
+    elif kind == "screencap-raw":
+        f.raw_screencap(rest[0], int(rest[1]) if len(rest) > 1 else 16)
     elif kind == "uiautomator-fail":
         f.fail_uiautomator(_count(rest))
     elif kind == "offline":

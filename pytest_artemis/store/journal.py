@@ -7,17 +7,20 @@ Layout of ``<root>/<run_id>/``::
     ledger.jsonl        CheckVerdict per line (every attempt, superseded ones included)
     model_calls.jsonl   ModelCallRecord per line
     events.jsonl        free-form engine events: {"kind", "at", "fields"}
-    screens/<sha256>.png, screens/<sha256>.<ext>   content-addressed, written once
+    screens/<hash>.png  a screenshot, named by the hash of the frame the device sent (``Capture.sha256``)
+    screens/<sha256>.<ext>   a blob, content-addressed; every file is written once
     plan/0001.md ...    every plan version
     outcome.json        RunOutcome (written by close(), before the terminal record)
 
 Every line is written with one ``write`` and flushed (``os.fsync`` too when ``fsync=True``); all writes
 hold one lock, so checkpoint tasks and the operator may append concurrently. Every text passes through
-the ``Redactor`` first (screenshots are pixels and are not redacted).
+the ``Redactor`` first (screenshots are pixels and are not redacted). A screenshot handed over as a capture
+is encoded and written in the background (``ScreenWriter``); ``close()`` waits for every one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
@@ -42,6 +45,7 @@ from pytest_artemis.contracts._base import Contract
 from pytest_artemis.contracts.errors import ArtemisError, InfrastructureError
 
 from .redact import Redactor
+from .screen_writer import Encodable, ScreenWriter
 
 RUN_FILE = "run.jsonl"
 STEPS_FILE = "steps.jsonl"
@@ -145,6 +149,7 @@ class RunJournal:
         self._lock = threading.RLock()
         self._plan_version = 0
         self._closed = False
+        self._screens = ScreenWriter(self._write_once)
 
     @classmethod
     def create(
@@ -177,6 +182,7 @@ class RunJournal:
             os.fsync(handle.fileno())
 
     def _append(self, name: str, record: BaseModel | dict[str, JsonValue]) -> None:
+        self._screens.raise_failure()  # a screenshot that could not be written fails the next write
         line = self._line(record).encode("utf-8")
         with self._lock:
             if self._closed:
@@ -206,14 +212,43 @@ class RunJournal:
                     self._sync(handle)
                 os.replace(tmp, path)
             except OSError as exc:
-                tmp.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # the directory itself may be what failed
+                    tmp.unlink(missing_ok=True)
                 raise ArtifactsWriteFailed.of(path, exc) from exc
 
-    def put_screen(self, png: bytes) -> str:
-        """Store a screenshot as ``screens/<sha256>.png`` (once); returns the sha256 hex digest."""
-        sha = hashlib.sha256(png).hexdigest()
-        self._write_once(self.dir / SCREENS_DIR / f"{sha}.png", png)
+    def put_screen(self, screen: Encodable | bytes) -> str:
+        """Store a screenshot as ``screens/<hash>.png`` (once); returns the hash.
+
+        PNG bytes are hashed and written now. A capture (anything with a ``png`` and its ``sha256``) is
+        named by its hash and encoded and written in the background: ``screen_png`` serves it meanwhile,
+        and ``close`` waits for it.
+        """
+        self._screens.raise_failure()
+        if isinstance(screen, bytes):
+            sha = hashlib.sha256(screen).hexdigest()
+            self._write_once(self.dir / SCREENS_DIR / f"{sha}.png", screen)
+            return sha
+        sha = screen.sha256
+        path = self.dir / SCREENS_DIR / f"{sha}.png"
+        if not path.exists():
+            self._screens.submit(path, screen)
         return sha
+
+    def screen_png(self, sha: str) -> bytes | None:
+        """The PNG of a stored screenshot (from memory while its write is pending); None when unknown."""
+        path = self.dir / SCREENS_DIR / f"{sha}.png"
+        pending = self._screens.png(path)
+        if pending is not None:
+            return pending
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def flush_screens(self) -> None:
+        """Wait until every screenshot handed over so far is on disk (ArtifactsWriteFailed for one that
+        could not be written)."""
+        self._screens.flush()
 
     def put_blob(self, data: bytes | str, ext: str) -> str:
         """Store a blob as ``screens/<sha256>.<ext>`` (once); returns that file name (the reference).
@@ -259,7 +294,15 @@ class RunJournal:
         return version
 
     def close(self, outcome: RunOutcome) -> None:
-        """Write ``outcome.json`` then the terminal record; later writes raise ``JournalClosed``."""
+        """Wait for the screenshots still being written, then write ``outcome.json`` and the terminal record;
+        later writes raise ``JournalClosed``.
+
+        The outcome is decided by now: a screenshot that could not be written is recorded (a
+        ``screens_not_written`` event; ``read_run`` names the file missing), not raised. A run that must
+        fail on it flushes first (``flush_screens``)."""
+        lost = self._screens.settle()
+        if lost is not None:
+            self.append_event("screens_not_written", error=str(lost)[:500])
         body = json.dumps(
             self.redactor.redact_json(outcome.model_dump(mode="json")), ensure_ascii=False, indent=2
         )

@@ -6,6 +6,8 @@
   record — raises ``JournalCorrupt`` naming the file and the 1-based line number.
 * A run without a terminal record reads back as ``execution="interrupted"`` with ``outcome=None`` (no
   outcome is synthesised: the steps and the ledger are all there is) — never as finished.
+* A screenshot a step refers to that is not in ``screens/`` (the process died before its background write)
+  is named in ``RunRecord.notices``.
 """
 
 from __future__ import annotations
@@ -144,12 +146,23 @@ def _read_plans(run_dir: Path) -> tuple[str, ...]:
     return tuple(p.read_text(encoding="utf-8") for p in sorted(files, key=lambda p: int(p.stem)))
 
 
+def _missing_screens(run_dir: Path, steps: Sequence[StepRecord], notices: list[str]) -> None:
+    missing = [f"step {s.step} {which}" for s in steps
+               for which, ref in (("pre", s.pre_screen), ("post", s.post_screen))
+               if ref and not (run_dir / SCREENS_DIR / f"{ref}.png").exists()]
+    if missing:
+        shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more" if len(missing) > 8 else "")
+        notices.append(f"{SCREENS_DIR}/: {len(missing)} screenshot(s) the steps refer to were never written "
+                       f"(the run ended before they were): {shown}")
+
+
 def read_run(run_dir: Path | str) -> RunRecord:
     """Read one run directory (see the module docstring for what is tolerated and what raises)."""
     run_dir = Path(run_dir)
     notices: list[str] = []
     header, terminal = _read_run_file(run_dir, notices)
     steps = _read_jsonl(run_dir, STEPS_FILE, StepRecord, notices)
+    _missing_screens(run_dir, steps, notices)
     verdicts = _read_jsonl(run_dir, LEDGER_FILE, CheckVerdict, notices)
     calls = _read_jsonl(run_dir, MODEL_CALLS_FILE, ModelCallRecord, notices)
     events = _read_jsonl(run_dir, EVENTS_FILE, Event, notices)

@@ -91,8 +91,11 @@ def test_kept_ocr_readings_never_stand_in_for_a_changed_screen(ocr_warm, project
     monkeypatch.setattr(ocr_cache, "_memory", type(ocr_cache._memory)())
     matrix = run_matrix(project, *ocr, "-k", "test_toast_shown")
     matrix.expect("test_toast_shown", "PASSED")
-    toast = [v for v in matrix.journal("test_toast_shown").verdicts if v.item_text.startswith("A toast says")]
+    record = matrix.journal("test_toast_shown")
+    toast = [v for v in record.verdicts if v.item_text.startswith("A toast says")]
     assert toast[-1].citation is not None and toast[-1].citation.found_in == "ocr"
-    cited = {c.screenshot for v in matrix.journal("test_toast_shown").verdicts if v.status == "passed"
-             for c in v.citations if c.found_in == "ocr"}
+    # The engine is handed each screen's stored PNG (a screen is named by the frame the phone sent).
+    cited = {hashlib.sha256(record.screen_path(c.screenshot).read_bytes()).hexdigest()
+             for v in record.verdicts if v.status == "passed" for c in v.citations
+             if c.found_in == "ocr" and c.screenshot}
     assert reads and set(reads) <= cited, "only the screenshots cited by their OCR text are read again"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -27,3 +30,18 @@ def device(server) -> AdbDevice:
 def phone(server, device):
     """The SimPhone behind ``device`` (state views and fault injection)."""
     return server.phone(device.serial)
+
+
+@pytest.fixture
+def adb_cli(server, tmp_path) -> Callable[..., subprocess.CompletedProcess[bytes]]:
+    """The Debian ``adb`` client pointed at the simulator as a remote server (never spawns one)."""
+    binary = shutil.which("adb")
+    if binary is None:
+        pytest.skip("no adb CLI on PATH (apt-get install adb)")
+    env = dict(os.environ, ADB_SERVER_SOCKET=f"tcp:{server.host}:{server.port}", HOME=str(tmp_path))
+
+    def run(*args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([binary, "-s", server.serials[0], *args], env=env, capture_output=True,
+                              stdin=subprocess.DEVNULL, timeout=20, check=False)
+
+    return run

@@ -32,11 +32,13 @@ def test_is_a_device_and_reports_info(device: AdbDevice) -> None:
         "emulator-5554", "sdk_gphone64_x86_64", 34, 1080, 2400)
 
 
-def test_screenshot_is_a_verified_png(device: AdbDevice) -> None:
+def test_screenshot_is_the_raw_frame_named_by_its_bytes_and_kept_as_a_lossless_png(device: AdbDevice,
+                                                                                   phone) -> None:
     capture = device.screenshot()
-    assert capture.png.startswith(b"\x89PNG") and capture.sha256 == hashlib.sha256(capture.png).hexdigest()
-    with Image.open(io.BytesIO(capture.png)) as img:
+    assert capture.frame is not None and capture.sha256 == hashlib.sha256(phone.screenshot_raw()).hexdigest()
+    with Image.open(io.BytesIO(capture.png)) as img, Image.open(io.BytesIO(phone.screenshot_png())) as shown:
         assert img.size == (capture.width, capture.height) == (1080, 2400)
+        assert img.tobytes() == shown.convert(img.mode).tobytes()  # the phone's own pixels, every one
         assert img.convert("L").getextrema()[1] > 0  # not a black frame
 
 

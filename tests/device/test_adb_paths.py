@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
+import hashlib
 import zlib
 
 import pytest
@@ -16,9 +14,10 @@ from pytest_artemis.device.perception import foreground, perceive
 SETTINGS = "com.android.settings"
 
 
-def test_screenshot_is_the_phones_exact_png_even_when_its_shell_mangles_lf(device: AdbDevice, phone) -> None:
+def test_screenshot_is_the_phones_exact_frame_even_if_its_shell_mangles_lf(device: AdbDevice, phone) -> None:
     phone.faults.legacy_adbd(crlf=True, refuse_exec=False)
-    assert device.screenshot().png == phone.screenshot_png()  # exec: never passes through the pty
+    frame = phone.screenshot_raw()
+    assert device.screenshot().sha256 == hashlib.sha256(frame).hexdigest()  # exec: never passes a pty
 
 
 def test_a_legacy_device_without_exec_is_driven_through_its_pty_shell(device: AdbDevice, phone) -> None:
@@ -77,24 +76,10 @@ def test_perceive_reads_the_foreground_from_the_dump(device: AdbDevice) -> None:
     assert screen.view.foreground == SETTINGS == device.current_app() and asked == []
 
 
-@pytest.fixture
-def adb_cli(server, tmp_path):
-    """The Debian ``adb`` client pointed at the simulator as a remote server (never spawns one)."""
-    binary = shutil.which("adb")
-    if binary is None:
-        pytest.skip("no adb CLI on PATH (apt-get install adb)")
-    env = dict(os.environ, ADB_SERVER_SOCKET=f"tcp:{server.host}:{server.port}", HOME=str(tmp_path))
-
-    def run(*args: str) -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run([binary, "-s", server.serials[0], *args], env=env, capture_output=True,
-                              stdin=subprocess.DEVNULL, timeout=20, check=False)
-
-    return run
-
-
 def test_the_adb_cli_reads_the_same_screen_bytes_and_sees_exec_refused(device, phone, adb_cli) -> None:
     out = adb_cli("exec-out", "screencap", "-p")
-    assert out.returncode == 0 and out.stdout == device.screenshot().png
+    assert out.returncode == 0 and out.stdout == phone.screenshot_png()
+    assert device.screenshot().frame is not None
     phone.faults.legacy_adbd()
     refused = adb_cli("exec-out", "screencap", "-p")
     assert refused.returncode != 0 and b"closed" in refused.stderr

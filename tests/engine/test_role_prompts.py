@@ -17,7 +17,7 @@ from pytest_artemis.agents.schemas import CheckReport, OperatorDecision, PlanRep
 from pytest_artemis.agents.screen_facts import screenshot_scale
 from pytest_artemis.contracts import CheckItem, Finish, Tap, TaskSpec, TypeText
 from pytest_artemis.device import AdbDevice
-from pytest_artemis.device.perception import model_jpeg
+from pytest_artemis.device.model_image import stored_jpeg
 from pytest_artemis.engine import RunConfig, run_task
 from pytest_artemis.models import ModelSet
 from pytest_artemis.store.journal import RunHeader, RunJournal
@@ -117,7 +117,7 @@ def test_screenshot_scale_is_the_size_the_model_image_really_has():
     for size, side in (((1080, 2400), 1280), ((1081, 2401), 640), ((720, 1280), 1280)):
         buffer = io.BytesIO()
         Image.new("RGB", size).save(buffer, format="PNG")
-        with Image.open(io.BytesIO(model_jpeg(buffer.getvalue(), f"{size}-{side}", side))) as sent:
+        with Image.open(io.BytesIO(stored_jpeg(buffer.getvalue(), f"{size}-{side}", side))) as sent:
             width, height = sent.size
         text = screenshot_scale(*size, side)
         assert (f"{width}x{height} pixels" in text) if sent.size != size else "the device's own size" in text

@@ -10,7 +10,13 @@ import io
 import re
 from functools import cache
 
-from pytest_artemis.agents.schemas import CheckReport, CitationClaim, ModelVerdict, OperatorDecision
+from pytest_artemis.agents.schemas import (
+    CheckReport,
+    CitationClaim,
+    ModelVerdict,
+    OperatorDecision,
+    PlanReply,
+)
 from pytest_artemis.contracts import Finish, Tap, TypeText, Wait
 from pytest_artemis.sim import SimPhone, SimServer
 from pytest_artemis.testing import ScriptedRequest, citations_for
@@ -113,6 +119,16 @@ def bluetooth_decision(request: ScriptedRequest) -> OperatorDecision:
     row = screen.find("Bluetooth")
     assert row is not None, "the scripted operator expects the Settings main page"
     return OperatorDecision(decision="open Bluetooth settings", actions=[Tap(element=row.index)])
+
+
+def bluetooth_respond(request: ScriptedRequest, device: object) -> object:
+    """Every role of a test that turns Bluetooth on: a one-line plan, ``bluetooth_decision``, passes that
+    cite the step 2 post-screen."""
+    if request.role == "planner":
+        return PlanReply(plan="- [ ] Turn on Bluetooth\n")
+    if request.role == "operator":
+        return bluetooth_decision(request)
+    return verdicts(request, "passed", "the step 2 post screenshot shows the switch reading ON")
 
 
 def idle_decision(request: ScriptedRequest, note: str = "waiting") -> OperatorDecision:
